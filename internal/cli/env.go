@@ -1,0 +1,54 @@
+package cli
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+)
+
+// Env is the process state a command runs with. Main is the only reader of
+// the real process; tests build their own Env.
+type Env struct {
+	Args   []string            // command-line arguments, without the program name
+	Getenv func(string) string // environment lookup
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Ctx is cancelled on interrupt; nil means context.Background().
+	Ctx context.Context
+	// Logger receives diagnostics; nil means a text logger on Stderr at warn level.
+	Logger *slog.Logger
+	// IsTerminal reports whether Stdout is a terminal (progress output is shown only then).
+	IsTerminal bool
+}
+
+// OSEnv returns the Env of the running process.
+func OSEnv() *Env {
+	term := false
+	if fi, err := os.Stdout.Stat(); err == nil {
+		term = fi.Mode()&os.ModeCharDevice != 0
+	}
+	return &Env{
+		Args:       os.Args[1:],
+		Getenv:     os.Getenv,
+		Stdin:      os.Stdin,
+		Stdout:     os.Stdout,
+		Stderr:     os.Stderr,
+		IsTerminal: term,
+	}
+}
+
+func (e *Env) getenv(key string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(key)
+}
+
+func (e *Env) logger() *slog.Logger {
+	if e.Logger != nil {
+		return e.Logger
+	}
+	return slog.New(slog.NewTextHandler(e.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
