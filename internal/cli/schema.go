@@ -6,13 +6,15 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/tasks"
 )
 
 // schemas maps a file format to its JSON Schema; packages that own a format
 // add theirs here.
 var schemas = map[string]func() []byte{
-	"suite": tasks.SchemaJSON,
+	"suite":  tasks.SchemaJSON,
+	"bundle": bundle.SchemaJSON,
 }
 
 func newSchemaCmd(env *Env) *cobra.Command {

@@ -67,11 +67,18 @@ type Unmarshaler interface {
 
 // Decoder decodes one file. It is not safe for concurrent use.
 type Decoder struct {
-	File  string
-	probs Problems
-	pos   map[string]Pos
-	root  *yaml.Node
+	File    string
+	probs   Problems
+	pos     map[string]Pos
+	root    *yaml.Node
+	visits  int
+	aliases int
+	stopped bool
 }
+
+// maxVisits bounds the nodes decoded from one document, so that aliases
+// expanding exponentially ("billion laughs") cannot exhaust the process.
+const maxVisits = 200_000
 
 // NewDecoder returns a decoder whose problems name file.
 func NewDecoder(file string) *Decoder {
@@ -166,8 +173,23 @@ func (d *Decoder) Decode(n *yaml.Node, v reflect.Value, path string) {
 	for n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 		n = n.Content[0]
 	}
+	if d.stopped {
+		return
+	}
+	if d.visits++; d.visits > maxVisits {
+		d.stopped = true
+		d.NodeErrorf(n, path, "document too large or too deeply aliased (more than %d values)", maxVisits)
+		return
+	}
 	if n.Kind == yaml.AliasNode {
-		n = n.Alias
+		if d.aliases > 64 {
+			d.NodeErrorf(n, path, "aliases nested too deeply")
+			return
+		}
+		d.aliases++
+		defer func() { d.aliases-- }()
+		d.Decode(n.Alias, v, path)
+		return
 	}
 	d.pos[path] = Pos{n.Line, n.Column}
 	if v.CanAddr() && v.Addr().Type().Implements(unmarshalerType) {

@@ -1,0 +1,264 @@
+package bundle
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentnet/agentnet/internal/yamlx"
+)
+
+const good = `version: 1
+name: textkit
+description: Text statistics for plain-text documents.
+setup: [[go, build, -o, .agentnet/bin/textkit, ./cmd/textkit]]
+check: [[.agentnet/bin/textkit, --help]]
+skills:
+  - id: word-frequency
+    name: Word frequency
+    description: Count word frequencies in a text and list the most common words.
+    tags: [text, statistics]
+    examples: ["Which words occur most often in this file?"]
+    input_modes: [text/plain]
+    output_modes: [text/plain]
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path, description: the text file}
+        n: {type: integer, default: 10}
+      required: [file]
+    run: ["{{repo}}/.agentnet/bin/textkit", top, --n, "{{n}}", "{{file}}"]
+    timeout: 60s
+    outputs: ["*.png"]
+`
+
+func writeBundle(t *testing.T, text string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestLoadGood(t *testing.T) {
+	t.Parallel()
+	dir := writeBundle(t, good)
+	b, err := Load(dir)
+	if err != nil {
+		t.Fatalf("Load() error = %v", err)
+	}
+	sk := b.Skill("word-frequency")
+	if sk == nil {
+		t.Fatal(`Skill("word-frequency") = nil`)
+	}
+	if got, want := sk.RunTimeout(), 60*time.Second; got != want {
+		t.Errorf("RunTimeout() = %v, want %v", got, want)
+	}
+	if got, want := b.RepoDir(), dir; got != want {
+		t.Errorf("RepoDir() = %q, want %q", got, want)
+	}
+	args := sk.WithDefaults(map[string]any{"file": "alice.txt"})
+	if issues := sk.Check(args); issues != nil {
+		t.Fatalf("Check(%v) = %v, want none", args, issues)
+	}
+	argv, err := sk.Argv(Vars{Repo: "/r", Workdir: "/w"}, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"/r/.agentnet/bin/textkit", "top", "--n", "10", "alice.txt"}, argv); diff != "" {
+		t.Errorf("Argv() mismatch (-want +got):\n%s", diff)
+	}
+	if issues := sk.Check(map[string]any{"n": "x"}); len(issues) != 2 {
+		t.Errorf("Check(bad) = %v, want 2 issues (missing file, n not an integer)", issues)
+	}
+	params := sk.ParamList()
+	if len(params) != 2 || params[0].Name != "file" || !params[0].IsPath() || !params[0].Required {
+		t.Errorf("ParamList() = %+v, want file (required, path) first", params)
+	}
+}
+
+func TestLoadProblems(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		yaml string
+		want []string // substrings of the problems, in order
+	}{
+		{
+			name: "missing everything",
+			yaml: "version: 1\n",
+			want: []string{"agent.yaml:1:1: name: missing or empty", "description: missing or empty", "skills: at least one skill"},
+		},
+		{
+			name: "unknown field and bad version",
+			yaml: "version: 2\nname: x\ndescription: y\nskils: []\n",
+			want: []string{"1:10: version: unsupported version 2", `4:1: skils: unknown field "skils" (did you mean "skills"?)`},
+		},
+		{
+			name: "duplicate skill ids and undeclared param",
+			yaml: `version: 1
+name: x
+description: y
+skills:
+  - {id: a, name: A, description: d, run: [echo, "{{text}}"]}
+  - {id: a, name: A, description: d, params: {type: object, properties: {text: {type: string}}}, run: [echo, "{{text}}"]}
+`,
+			want: []string{`5:50: skills[0].run[1]: {{text}} is not a declared parameter`, `6:10: skills[1].id: duplicate skill id "a" (first at skills[0])`},
+		},
+		{
+			name: "params do not compile",
+			yaml: `version: 1
+name: x
+description: y
+skills:
+  - id: a
+    name: A
+    description: d
+    params: {type: object, properties: {n: {type: 12}}, required: [m]}
+    run: [echo]
+`,
+			want: []string{"8:13: skills[0].params: not a valid JSON Schema", "skills[0].params.required[0]: required parameter m is not in properties"},
+		},
+		{
+			name: "escaping paths",
+			yaml: `version: 1
+name: x
+description: y
+repo: {source: /abs/repo}
+skills:
+  - id: a
+    name: A
+    description: d
+    run: [/bin/cat, "{{repo}}/../secret", --out=/etc/passwd]
+    outputs: [../*.txt]
+`,
+			want: []string{`repo.source: absolute path "/abs/repo"`, `run[0]: absolute path "/bin/cat"`, `run[1]: "{{repo}}/../secret" climbs out`, `run[2]: absolute path "--out=/etc/passwd"`, `outputs[0]: glob "../*.txt" climbs out`},
+		},
+		{
+			name: "neither run nor serve, bad modes and timeout",
+			yaml: `version: 1
+name: x
+description: y
+skills:
+  - {id: a, name: A, description: d, input_modes: [plain], timeout: soon}
+`,
+			want: []string{`skills[0].input_modes[0]: "plain" is not a MIME type`, `skills[0].timeout: bad duration "soon"`, "skills[0].run: missing"},
+		},
+		{
+			name: "serve without port, skill with run",
+			yaml: `version: 1
+name: x
+description: y
+serve: [python3, server.py]
+skills: [{id: a, name: A, description: d, run: [echo]}]
+`,
+			want: []string{"serve: the server must listen on {{port}}", "skills[0].run: a bundle with serve runs its own server"},
+		},
+		{
+			name: "syntax error",
+			yaml: "version: 1\nname: [x\n",
+			want: []string{"agent.yaml:1:1: syntax error"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := writeBundle(t, tc.yaml)
+			_, err := Load(dir)
+			ps, ok := yamlx.AsProblems(err)
+			if !ok {
+				t.Fatalf("Load() error = %v, want problems", err)
+			}
+			got := ps.Error()
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("Load() problems lack %q; got:\n%s", w, got)
+				}
+			}
+			if len(ps) < len(tc.want) {
+				t.Errorf("Load() = %d problems, want at least %d:\n%s", len(ps), len(tc.want), got)
+			}
+		})
+	}
+}
+
+func TestLoadServe(t *testing.T) {
+	t.Parallel()
+	dir := writeBundle(t, "version: 1\nname: own\ndescription: brings its own server\nserve: [python3, server.py, --port, \"{{port}}\"]\n")
+	b, err := Load(dir)
+	if err != nil {
+		t.Fatalf("Load() error = %v", err)
+	}
+	argv, err := Expand(b.Serve, Vars{Repo: dir, Port: 8123}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"python3", "server.py", "--port", "8123"}, argv); diff != "" {
+		t.Errorf("Expand(serve) mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestExpand(t *testing.T) {
+	t.Parallel()
+	vars := Vars{Repo: "/repo", Workdir: "/work", Port: 9000}
+	tests := []struct {
+		name string
+		tmpl Command
+		args map[string]any
+		want []string
+	}{
+		{"literal values need no quoting", Command{"echo", "{{text}}"}, map[string]any{"text": "a b; rm -rf / $(x)"}, []string{"echo", "a b; rm -rf / $(x)"}},
+		{"numbers and bools", Command{"t", "{{n}}", "{{f}}", "{{b}}"}, map[string]any{"n": 3, "f": 1.5, "b": true}, []string{"t", "3", "1.5", "true"}},
+		{"embedded", Command{"t", "--n={{n}}", "{{workdir}}/out.txt"}, map[string]any{"n": 3.0}, []string{"t", "--n=3", "/work/out.txt"}},
+		{"absent optional drops its flag", Command{"t", "--n", "{{n}}", "-v", "{{file}}"}, map[string]any{"file": "x"}, []string{"t", "-v", "x"}},
+		{"absent embedded", Command{"t", "--n={{n}}", "x"}, nil, []string{"t", "x"}},
+		{"list spreads", Command{"t", "{{files}}"}, map[string]any{"files": []any{"a", "b"}}, []string{"t", "a", "b"}},
+		{"object as JSON", Command{"t", "{{o}}"}, map[string]any{"o": map[string]any{"k": 1}}, []string{"t", `{"k":1}`}},
+		{"relative program resolves in repo", Command{"bin/tool", "{{port}}"}, nil, []string{"/repo/bin/tool", "9000"}},
+		{"bare program stays for PATH", Command{"python3", "{{repo}}/x.py"}, nil, []string{"python3", "/repo/x.py"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got, err := Expand(tc.tmpl, vars, tc.args)
+			if err != nil {
+				t.Fatalf("Expand(%q) error = %v", tc.tmpl, err)
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("Expand(%q) mismatch (-want +got):\n%s", tc.tmpl, diff)
+			}
+		})
+	}
+}
+
+func TestSchemaJSON(t *testing.T) {
+	t.Parallel()
+	s := string(SchemaJSON())
+	for _, w := range []string{`"$id": "https://agentnet.dev/schema/bundle.json"`, `"input_modes"`, `"run"`, `"serve"`} {
+		if !strings.Contains(s, w) {
+			t.Errorf("SchemaJSON() lacks %s", w)
+		}
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(good))
+	f.Add([]byte("version: 1\nname: x\ndescription: y\nserve: [a, \"{{port}}\"]\n"))
+	f.Add([]byte("{version: 1, skills: [{id: a, params: {type: object, properties: {x: {}}}, run: ['{{x}}']}]}"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := Parse("agent.yaml", data)
+		if err == nil && b == nil {
+			t.Fatal("Parse() = nil, nil")
+		}
+		if err != nil {
+			if _, ok := yamlx.AsProblems(err); !ok {
+				t.Fatalf("Parse() error %v is not yamlx.Problems", err)
+			}
+		}
+	})
+}

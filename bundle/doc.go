@@ -1,0 +1,27 @@
+// Package bundle defines the agent bundle: the agent.yaml file (CONTRACT.md
+// §4) that says how a repository becomes an agent — its setup and check
+// commands, its skills with their parameter schemas and argv templates, or a
+// server of its own.
+//
+// Load reads a bundle directory (or its agent.yaml) strictly and reports every
+// problem at once, each with file:line:column and field:
+//
+//	b, err := bundle.Load("out/textkit")
+//	if ps, ok := yamlx.AsProblems(err); ok {
+//		for _, p := range ps {
+//			fmt.Println(p) // out/textkit/agent.yaml:14:9: skills[0].run[3]: {{count}} is not a declared parameter
+//		}
+//	}
+//
+// A loaded bundle's skills carry their compiled params schema: Skill.Check
+// validates arguments, Skill.Argv expands the run template into the argv of a
+// process (never a shell command line):
+//
+//	sk := b.Skill("word-frequency")
+//	args := sk.WithDefaults(map[string]any{"file": "alice.txt"})
+//	if issues := sk.Check(args); issues != nil { ... }
+//	argv, err := sk.Argv(bundle.Vars{Repo: b.RepoDir(), Workdir: dir}, args)
+//
+// The package is a leaf: generation, the host and deployment import it; it
+// imports no server, client or runtime.
+package bundle

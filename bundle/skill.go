@@ -1,0 +1,141 @@
+package bundle
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"time"
+
+	"github.com/agentnet/agentnet/internal/schemax"
+)
+
+// DefaultTimeout bounds a skill run whose bundle gives no timeout.
+const DefaultTimeout = 5 * time.Minute
+
+// RepoDir returns the directory of the wrapped repository: the local source
+// resolved against the bundle directory, .agentnet/repo inside the bundle for
+// a git source (where generation checks it out), or the bundle directory
+// itself when there is no repo.
+func (b *Bundle) RepoDir() string {
+	dir := b.Dir
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	switch {
+	case b.Repo == nil || b.Repo.Source == "":
+		return dir
+	case IsGitURL(b.Repo.Source):
+		return filepath.Join(dir, ".agentnet", "repo")
+	default:
+		return filepath.Join(dir, b.Repo.Source)
+	}
+}
+
+// Skill returns the skill with the given id, or nil.
+func (b *Bundle) Skill(id string) *Skill {
+	for i := range b.Skills {
+		if b.Skills[i].ID == id {
+			return &b.Skills[i]
+		}
+	}
+	return nil
+}
+
+// RunTimeout returns the skill's timeout, or DefaultTimeout.
+func (sk *Skill) RunTimeout() time.Duration {
+	if sk.Timeout.Duration > 0 {
+		return sk.Timeout.Duration
+	}
+	return DefaultTimeout
+}
+
+// Param describes one declared parameter of a skill.
+type Param struct {
+	Name        string
+	Type        string // the schema's type ("string", "integer", ...), or ""
+	Format      string
+	Description string
+	Required    bool
+	Default     any // nil when the schema gives none
+	HasDefault  bool
+}
+
+// IsPath reports whether the parameter names a file (format: path).
+func (p Param) IsPath() bool { return p.Format == "path" }
+
+// ParamList returns the skill's declared parameters, sorted by name with the
+// required ones first.
+func (sk *Skill) ParamList() []Param {
+	props, _ := sk.Params["properties"].(map[string]any)
+	var req []any
+	if r, ok := sk.Params["required"].([]any); ok {
+		req = r
+	}
+	var out []Param
+	for _, name := range slices.Sorted(maps.Keys(props)) {
+		p := Param{Name: name, Required: slices.Contains(req, any(name))}
+		if m, ok := props[name].(map[string]any); ok {
+			p.Type, _ = m["type"].(string)
+			p.Format, _ = m["format"].(string)
+			p.Description, _ = m["description"].(string)
+			p.Default, p.HasDefault = m["default"]
+		}
+		out = append(out, p)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Required && !out[j].Required })
+	return out
+}
+
+// ParamsSchema returns the skill's params schema, or the schema of an empty
+// object when the bundle gives none. The map is shared; do not modify it.
+func (sk *Skill) ParamsSchema() map[string]any {
+	if sk.Params == nil {
+		return map[string]any{"type": "object", "properties": map[string]any{}}
+	}
+	return sk.Params
+}
+
+// WithDefaults returns a copy of args with the schema's defaults filled in
+// for absent parameters.
+func (sk *Skill) WithDefaults(args map[string]any) map[string]any {
+	out := maps.Clone(args)
+	if out == nil {
+		out = map[string]any{}
+	}
+	for _, p := range sk.ParamList() {
+		if _, ok := out[p.Name]; !ok && p.HasDefault {
+			out[p.Name] = p.Default
+		}
+	}
+	return out
+}
+
+// Check validates args against the skill's params schema and returns every
+// violation, or nil. Skills of a bundle that was not loaded through Load or
+// Parse accept any object.
+func (sk *Skill) Check(args map[string]any) []schemax.Issue {
+	if sk.schema == nil {
+		sch, err := schemax.Compile(sk.ParamsSchema())
+		if err != nil {
+			return []schemax.Issue{{Msg: err.Error()}}
+		}
+		sk.schema = sch
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	return sk.schema.Validate(args)
+}
+
+// Argv expands the skill's run template for one task.
+func (sk *Skill) Argv(vars Vars, args map[string]any) ([]string, error) {
+	return Expand(sk.Run, vars, args)
+}
+
+// Exists reports whether the bundle directory holds an agent.yaml.
+func Exists(dir string) bool {
+	fi, err := os.Stat(filepath.Join(dir, FileName))
+	return err == nil && !fi.IsDir()
+}

@@ -1,0 +1,162 @@
+package bundle
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// The built-in template variables.
+const (
+	VarRepo    = "repo"    // the repo's directory
+	VarWorkdir = "workdir" // the task's work directory
+	VarPort    = "port"    // a free TCP port
+)
+
+var placeholderRE = regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}`)
+
+// Placeholders returns the names of the {{name}} placeholders in s, in order.
+func Placeholders(s string) []string {
+	var names []string
+	for _, m := range placeholderRE.FindAllStringSubmatch(s, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
+// IsBuiltin reports whether name is a built-in template variable.
+func IsBuiltin(name string) bool {
+	return name == VarRepo || name == VarWorkdir || name == VarPort
+}
+
+// Vars are the values of the built-in template variables for one run.
+type Vars struct {
+	Repo    string
+	Workdir string
+	Port    int
+}
+
+func (v Vars) lookup(name string) (string, bool) {
+	switch name {
+	case VarRepo:
+		return v.Repo, v.Repo != ""
+	case VarWorkdir:
+		return v.Workdir, v.Workdir != ""
+	case VarPort:
+		return strconv.Itoa(v.Port), v.Port != 0
+	}
+	return "", false
+}
+
+// Expand fills the argv template tmpl with the built-in vars and args, and
+// returns the argv of a process; nothing is ever handed to a shell, so
+// values need no quoting. A program named by a relative path with a slash
+// ("bin/tool", "./run.sh") is resolved against vars.Repo; a bare name is left
+// for a PATH lookup.
+//
+// An element that is exactly "{{name}}" for a list value expands into one
+// element per item. An element whose parameter has no value is dropped, and
+// so is a flag ("-n", "--count") right before it, so that optional
+// parameters can be written as [--n, "{{n}}"]. Objects are passed as JSON.
+func Expand(tmpl Command, vars Vars, args map[string]any) ([]string, error) {
+	var out []string
+	for i, el := range tmpl {
+		names := Placeholders(el)
+		if len(names) == 1 && placeholderRE.FindString(el) == el && !IsBuiltin(names[0]) {
+			v, ok := args[names[0]]
+			if !ok || v == nil {
+				out = dropFlag(out, tmpl, i)
+				continue
+			}
+			if list, ok := v.([]any); ok {
+				for _, item := range list {
+					s, err := format(item)
+					if err != nil {
+						return nil, fmt.Errorf("expand %s: %w", el, err)
+					}
+					out = append(out, s)
+				}
+				continue
+			}
+		}
+		var missing bool
+		var ferr error
+		s := placeholderRE.ReplaceAllStringFunc(el, func(m string) string {
+			name := placeholderRE.FindStringSubmatch(m)[1]
+			if IsBuiltin(name) {
+				v, ok := vars.lookup(name)
+				if !ok {
+					ferr = fmt.Errorf("built-in {{%s}} has no value here", name)
+				}
+				return v
+			}
+			v, ok := args[name]
+			if !ok || v == nil {
+				missing = true
+				return ""
+			}
+			s, err := format(v)
+			if err != nil {
+				ferr = err
+			}
+			return s
+		})
+		if ferr != nil {
+			return nil, fmt.Errorf("expand %q: %w", el, ferr)
+		}
+		if missing {
+			out = dropFlag(out, tmpl, i)
+			continue
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("expand: empty argv")
+	}
+	if p := out[0]; strings.Contains(p, "/") && !filepath.IsAbs(p) && vars.Repo != "" {
+		out[0] = filepath.Join(vars.Repo, p)
+	}
+	return out, nil
+}
+
+// dropFlag removes the previous output element when the template's previous
+// element was a literal flag that introduced the dropped value.
+func dropFlag(out []string, tmpl Command, i int) []string {
+	if i == 0 || len(out) == 0 {
+		return out
+	}
+	prev := tmpl[i-1]
+	if strings.HasPrefix(prev, "-") && len(Placeholders(prev)) == 0 && out[len(out)-1] == prev {
+		return out[:len(out)-1]
+	}
+	return out
+}
+
+// format renders one argument value as an argv element.
+func format(v any) (string, error) {
+	switch t := v.(type) {
+	case string:
+		return t, nil
+	case bool:
+		return strconv.FormatBool(t), nil
+	case json.Number:
+		return t.String(), nil
+	case float64:
+		return strconv.FormatFloat(t, 'f', -1, 64), nil
+	case float32:
+		return strconv.FormatFloat(float64(t), 'f', -1, 32), nil
+	case int:
+		return strconv.Itoa(t), nil
+	case int64:
+		return strconv.FormatInt(t, 10), nil
+	default:
+		b, err := json.Marshal(v)
+		if err != nil {
+			return "", fmt.Errorf("value %v: %w", v, err)
+		}
+		return string(b), nil
+	}
+}

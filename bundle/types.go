@@ -1,0 +1,105 @@
+package bundle
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/invopop/jsonschema"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/agentnet/agentnet/internal/schemax"
+	"github.com/agentnet/agentnet/internal/yamlx"
+)
+
+// FileName is the name of the bundle file in a bundle directory.
+const FileName = "agent.yaml"
+
+// Bundle is a parsed agent.yaml.
+type Bundle struct {
+	Version     int         `json:"version" jsonschema:"required,enum=1,description=Format version; always 1."`
+	Name        string      `json:"name" jsonschema:"required,minLength=1,description=The agent's name; it becomes the card's name."`
+	Description string      `json:"description" jsonschema:"required,minLength=1,description=What the agent does; it becomes the card's description."`
+	Repo        *RepoSource `json:"repo,omitempty" jsonschema:"description=The repository the agent wraps; without it the bundle directory is the repo."`
+	Setup       []Command   `json:"setup,omitempty" jsonschema:"description=Environment synthesis: commands run in the repo directory, in order."`
+	Check       []Command   `json:"check,omitempty" jsonschema:"description=Commands that must succeed in the repo directory, or the bundle is invalid."`
+	Skills      []Skill     `json:"skills,omitempty" jsonschema:"description=The agent's skills, each run as a process per task."`
+	Serve       Command     `json:"serve,omitempty" jsonschema:"description=Instead of skills with run: the bundle's own A2A server, started with {{port}} bound to a free port."`
+
+	// Path is the agent.yaml the bundle was loaded from; Dir its directory.
+	Path string `json:"-"`
+	Dir  string `json:"-"`
+}
+
+// RepoSource says where the wrapped repository lives.
+type RepoSource struct {
+	Source string `json:"source" jsonschema:"required,minLength=1,description=A git URL or a path relative to the bundle directory."`
+	Ref    string `json:"ref,omitempty" jsonschema:"description=A commit or tag (git URLs)."`
+}
+
+// Command is an argv: a program and its arguments, never a shell line.
+type Command []string
+
+// Skill is one skill of the agent.
+type Skill struct {
+	ID          string         `json:"id" jsonschema:"required,pattern=^[A-Za-z0-9][A-Za-z0-9._-]*$"`
+	Name        string         `json:"name" jsonschema:"required,minLength=1"`
+	Description string         `json:"description" jsonschema:"required,minLength=1"`
+	Tags        []string       `json:"tags,omitempty"`
+	Examples    []string       `json:"examples,omitempty"`
+	InputModes  []string       `json:"input_modes,omitempty" jsonschema:"description=MIME types the skill accepts (default text/plain)."`
+	OutputModes []string       `json:"output_modes,omitempty" jsonschema:"description=MIME types the skill produces (default text/plain)."`
+	Params      map[string]any `json:"params,omitempty" jsonschema:"description=JSON Schema of the skill's arguments (type: object); format: path marks a file parameter."`
+	Run         Command        `json:"run,omitempty" jsonschema:"description=argv template: {{repo}} {{workdir}} and {{param}} placeholders; never a shell."`
+	Timeout     Duration       `json:"timeout,omitzero"`
+	Outputs     []string       `json:"outputs,omitempty" jsonschema:"description=Globs of files the run writes in its work directory that become artifacts."`
+
+	schema *schemax.Schema
+}
+
+// JSONSchema describes a command.
+func (Command) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type:        "array",
+		MinItems:    ptr(uint64(1)),
+		Items:       &jsonschema.Schema{Type: "string"},
+		Description: "argv: a program and its arguments.",
+	}
+}
+
+// Duration is a time.Duration written as a Go duration string ("90s", "2m").
+type Duration struct{ time.Duration }
+
+// UnmarshalYAMLNode parses a duration string.
+func (t *Duration) UnmarshalYAMLNode(d *yamlx.Decoder, n *yaml.Node, path string) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+		d.NodeErrorf(n, path, "want a duration such as \"90s\" or \"2m\", got %q", n.Value)
+		return
+	}
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		d.NodeErrorf(n, path, "bad duration %q (want e.g. \"90s\", \"2m\")", n.Value)
+		return
+	}
+	if v <= 0 {
+		d.NodeErrorf(n, path, "duration %q must be positive", n.Value)
+		return
+	}
+	t.Duration = v
+}
+
+// MarshalJSON writes the duration as a string.
+func (t Duration) MarshalJSON() ([]byte, error) { return json.Marshal(t.String()) }
+
+// IsZero reports whether no duration was given.
+func (t Duration) IsZero() bool { return t.Duration == 0 }
+
+// JSONSchema describes a duration string.
+func (Duration) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{
+		Type:        "string",
+		Pattern:     `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`,
+		Description: "A Go duration such as 90s or 2m.",
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
