@@ -44,10 +44,8 @@ type JSONCheck struct {
 
 // JSONSchema requires exactly one kind of check per entry.
 func (Check) JSONSchema() *jsonschema.Schema {
-	r := &jsonschema.Reflector{DoNotReference: true, RequiredFromJSONSchemaTags: true, ExpandedStruct: true}
 	type plain Check
-	s := r.Reflect(&plain{})
-	s.Version, s.ID = "", ""
+	s := inlineSchema(&plain{})
 	s.MinProperties, s.MaxProperties = ptr(uint64(1)), ptr(uint64(1))
 	return s
 }

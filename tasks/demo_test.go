@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
+	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -116,7 +116,11 @@ type solutions struct {
 		Prefix []string          `yaml:"prefix"`
 		Env    map[string]string `yaml:"env"`
 	} `yaml:"repos"`
-	Tasks map[string]yaml.Node `yaml:"tasks"`
+	Tasks       map[string]yaml.Node `yaml:"tasks"`
+	Commissions map[string]struct {
+		Prefix []string            `yaml:"prefix"`
+		Cases  map[string][]string `yaml:"cases"`
+	} `yaml:"commissions"`
 }
 
 // TestDemoSolutions runs every single task's and every chain's intended
@@ -150,30 +154,29 @@ func TestDemoSolutions(t *testing.T) {
 		}
 		for _, argv := range rs.Setup {
 			argv = expand(argv, dir, bin)
-			cmd := exec.CommandContext(t.Context(), argv[0], argv[1:]...)
+			cmd := osexec.CommandContext(t.Context(), argv[0], argv[1:]...)
 			cmd.Dir = dir
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("setup of %s: %v: %v\n%s", r.ID, argv, err, out)
 			}
 		}
 	}
-	run := func(t *testing.T, repo string, args []string, work string) Output {
+	exec := func(t *testing.T, dir string, prefix, args []string, env map[string]string, work string) (Output, error) {
 		t.Helper()
-		rs := sol.Repos[repo]
-		argv := expand(append(append([]string{}, rs.Prefix...), args...), repoDir[repo], bin)
+		argv := expand(append(append([]string{}, prefix...), args...), dir, bin)
 		before := listFiles(work)
 		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd := osexec.CommandContext(ctx, argv[0], argv[1:]...)
 		cmd.Dir = work
 		cmd.Env = append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
-		for k, v := range rs.Env {
-			cmd.Env = append(cmd.Env, k+"="+strings.Join(expand([]string{v}, repoDir[repo], bin), ""))
+		for k, v := range env {
+			cmd.Env = append(cmd.Env, k+"="+expand([]string{v}, dir, bin)[0])
 		}
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {
-			t.Fatalf("%v: %v\n%s", argv, err, stderr.String())
+			return Output{}, fmt.Errorf("%v: %w\n%s", argv, err, stderr.String())
 		}
 		out := Output{Text: stdout.String()}
 		for name := range listFiles(work) {
@@ -182,10 +185,22 @@ func TestDemoSolutions(t *testing.T) {
 				out.Files = append(out.Files, File{Name: name, Data: b})
 			}
 		}
+		return out, nil
+	}
+	run := func(t *testing.T, repo string, args []string, work string) Output {
+		t.Helper()
+		rs := sol.Repos[repo]
+		out, err := exec(t, repoDir[repo], rs.Prefix, args, rs.Env, work)
+		if err != nil {
+			t.Fatal(err)
+		}
 		return out
 	}
 	for _, c := range s.Cases {
 		if c.Type == Commission {
+			t.Run(c.ID, func(t *testing.T) {
+				verifyCommission(t, s, &c, sol.Commissions[c.ID].Prefix, sol.Commissions[c.ID].Cases, exec)
+			})
 			continue
 		}
 		t.Run(c.ID, func(t *testing.T) {
@@ -237,6 +252,62 @@ func TestDemoSolutions(t *testing.T) {
 				t.Logf("output:\n%s", out.Text)
 			}
 		})
+	}
+}
+
+type execFunc func(t *testing.T, dir string, prefix, args []string, env map[string]string, work string) (Output, error)
+
+// verifyCommission runs a commission's dev and held-out cases against its
+// reference delivery, which must pass them all, and against each control,
+// which must pass the dev cases (it looks complete) and fail a held-out one.
+func verifyCommission(t *testing.T, s *Suite, c *Case, prefix []string, argvs map[string][]string, exec execFunc) {
+	if c.Reference == "" {
+		return
+	}
+	if len(prefix) == 0 {
+		t.Fatalf("solutions.yaml has no commission entry for %s", c.ID)
+	}
+	passes := func(t *testing.T, delivery string, ec EvalCase) bool {
+		args, ok := argvs[ec.ID]
+		if !ok {
+			t.Fatalf("solutions.yaml has no argv for case %s", ec.ID)
+		}
+		work := t.TempDir()
+		if ec.Input != nil {
+			for _, f := range ec.Input.Files {
+				copyFile(t, filepath.Join(s.Dir, f), filepath.Join(work, filepath.Base(f)))
+			}
+		}
+		dir, _ := filepath.Abs(filepath.Join(s.Dir, delivery))
+		out, err := exec(t, dir, prefix, args, nil, work)
+		if err != nil {
+			t.Logf("%s on %s: %v", delivery, ec.ID, err)
+			return false
+		}
+		ok, res := Eval(ec.Expect, out)
+		if !ok {
+			t.Logf("%s on %s: %+v", delivery, ec.ID, res)
+		}
+		return ok
+	}
+	for _, ec := range append(append([]EvalCase{}, c.Cases.Dev.Cases...), c.Cases.Heldout.Cases...) {
+		if !passes(t, c.Reference, ec) {
+			t.Errorf("reference %s fails case %s", c.Reference, ec.ID)
+		}
+	}
+	for _, ctl := range c.Controls {
+		for _, ec := range c.Cases.Dev.Cases {
+			if !passes(t, ctl, ec) {
+				t.Errorf("control %s fails dev case %s: it should look complete", ctl, ec.ID)
+			}
+		}
+		failed := false
+		for _, ec := range c.Cases.Heldout.Cases {
+			failed = failed || !passes(t, ctl, ec)
+		}
+		if !failed {
+			t.Errorf("control %s passes every held-out case: it does not control anything", ctl)
+		}
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/agentnet/agentnet/internal/yamlx"
 )
 
@@ -327,18 +329,30 @@ func (v *validator) caseList(p string, l *CaseList, ids map[string]bool) {
 			Cases []EvalCase `json:"cases"`
 		}
 		// A case file is either a bare list or {cases: [...]}.
-		trimmed := strings.TrimSpace(string(data))
-		if strings.HasPrefix(trimmed, "-") || strings.HasPrefix(trimmed, "[") {
+		var probe yaml.Node
+		_ = yaml.Unmarshal(data, &probe) // syntax errors are reported by DecodeBytes
+		if len(probe.Content) > 0 && probe.Content[0].Kind == yaml.SequenceNode {
 			sub.DecodeBytes(data, &doc.Cases)
 		} else {
 			sub.DecodeBytes(data, &doc)
 		}
-		sv := &validator{d: sub, s: v.s, repos: v.repos}
+		// Paths in a case file are relative to it; rewrite them relative to
+		// the suite so that every consumer resolves them the same way.
+		subSuite := *v.s
+		subSuite.Dir = filepath.Dir(file)
+		sv := &validator{d: sub, s: &subSuite, repos: v.repos}
 		l.Cases = doc.Cases
 		sv.evalCases("", l.Cases, ids)
-		for _, pr := range sub.Problems() {
-			v.d.Errorf(p, "%s", pr.String())
+		for i := range l.Cases {
+			if in := l.Cases[i].Input; in != nil {
+				for j, f := range in.Files {
+					if rel, err := filepath.Rel(v.s.Dir, filepath.Join(subSuite.Dir, f)); err == nil && !filepath.IsAbs(f) {
+						in.Files[j] = rel
+					}
+				}
+			}
 		}
+		v.d.Add(sub.Problems()...)
 		if len(l.Cases) == 0 && len(sub.Problems()) == 0 {
 			v.errf(p, "case file %q holds no cases", l.File)
 		}

@@ -192,12 +192,11 @@ func (r Rubric) MarshalJSON() ([]byte, error) {
 
 // JSONSchema describes the two forms of a rubric.
 func (Rubric) JSONSchema() *jsonschema.Schema {
-	r := &jsonschema.Reflector{DoNotReference: true, RequiredFromJSONSchemaTags: true}
 	return &jsonschema.Schema{
 		Description: "Used by --judge llm: one sentence, or weighted criteria.",
 		OneOf: []*jsonschema.Schema{
 			{Type: "string", MinLength: ptr(uint64(1))},
-			{Type: "array", Items: r.Reflect(&Criterion{})},
+			{Type: "array", Items: inlineSchema(&Criterion{})},
 		},
 	}
 }
@@ -224,11 +223,10 @@ func (l CaseList) MarshalJSON() ([]byte, error) {
 
 // JSONSchema describes the two forms of a case list.
 func (CaseList) JSONSchema() *jsonschema.Schema {
-	r := &jsonschema.Reflector{DoNotReference: true, RequiredFromJSONSchemaTags: true}
 	return &jsonschema.Schema{
 		OneOf: []*jsonschema.Schema{
-			{Type: "string", MinLength: ptr(uint64(1)), Description: "A YAML or JSON file holding the list, relative to the suite file."},
-			{Type: "array", Items: r.Reflect(&EvalCase{})},
+			{Type: "string", MinLength: ptr(uint64(1)), Description: "A YAML or JSON file holding the list, relative to the suite file; paths inside it are relative to it."},
+			{Type: "array", Items: inlineSchema(&EvalCase{})},
 		},
 	}
 }
@@ -267,6 +265,15 @@ func (Duration) JSONSchema() *jsonschema.Schema {
 		Pattern:     `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`,
 		Description: "A Go duration such as 90s or 2m.",
 	}
+}
+
+// inlineSchema reflects v's type into a self-contained schema (no $id, no
+// $defs) for embedding in a custom schema.
+func inlineSchema(v any) *jsonschema.Schema {
+	r := &jsonschema.Reflector{DoNotReference: true, RequiredFromJSONSchemaTags: true, ExpandedStruct: true}
+	s := r.Reflect(v)
+	s.ID, s.Version = "", ""
+	return s
 }
 
 func ptr[T any](v T) *T { return &v }

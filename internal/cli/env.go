@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 )
 
 // Env is the process state a command runs with. Main is the only reader of
@@ -12,9 +13,12 @@ import (
 type Env struct {
 	Args   []string            // command-line arguments, without the program name
 	Getenv func(string) string // environment lookup
-	Stdin  io.Reader
-	Stdout io.Writer
-	Stderr io.Writer
+	// Environ lists the environment ("KEY=value") handed on to the processes
+	// agentnet starts (skills, setup commands); nil means none.
+	Environ func() []string
+	Stdin   io.Reader
+	Stdout  io.Writer
+	Stderr  io.Writer
 	// Ctx is cancelled on interrupt; nil means context.Background().
 	Ctx context.Context
 	// Logger receives diagnostics; nil means a text logger on Stderr at warn level.
@@ -32,6 +36,7 @@ func OSEnv() *Env {
 	return &Env{
 		Args:       os.Args[1:],
 		Getenv:     os.Getenv,
+		Environ:    os.Environ,
 		Stdin:      os.Stdin,
 		Stdout:     os.Stdout,
 		Stderr:     os.Stderr,
@@ -44,6 +49,23 @@ func (e *Env) getenv(key string) string {
 		return ""
 	}
 	return e.Getenv(key)
+}
+
+// childEnv is the environment of child processes: the process's own minus
+// agentnet's secrets, which no skill needs to see.
+func (e *Env) childEnv() []string {
+	if e.Environ == nil {
+		return nil
+	}
+	var out []string
+	for _, kv := range e.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "AGENTNET_LLM_API_KEY" || k == "AGENTNET_REGISTRY_TOKEN" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 func (e *Env) logger() *slog.Logger {

@@ -101,6 +101,7 @@ and scores the result (SW-A²-Bench metrics, commission tasks, audits).`,
 var commands = []func(*Env) *cobra.Command{
 	newSuiteCmd,
 	newSchemaCmd,
+	newServeCmd,
 }
 
 // exactArgs is cobra.ExactArgs with the contract's exit code for bad usage.
@@ -123,4 +124,3 @@ func minArgs(n int, names ...string) cobra.PositionalArgs {
 		return nil
 	}
 }
-

@@ -161,6 +161,9 @@ func (d *Decoder) Errorf(path, format string, args ...any) {
 	d.probs = append(d.probs, Problem{File: d.File, Line: p.Line, Col: p.Col, Field: path, Msg: fmt.Sprintf(format, args...)})
 }
 
+// Add records problems found elsewhere (in a file this one refers to).
+func (d *Decoder) Add(ps ...Problem) { d.probs = append(d.probs, ps...) }
+
 // NodeErrorf records a problem at the position of node n.
 func (d *Decoder) NodeErrorf(n *yaml.Node, path, format string, args ...any) {
 	d.probs = append(d.probs, Problem{File: d.File, Line: n.Line, Col: n.Column, Field: path, Msg: fmt.Sprintf(format, args...)})

@@ -1,0 +1,193 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"maps"
+	"runtime/debug"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
+)
+
+// agent is the host's a2asrv.AgentExecutor: one skill run per message.
+type agent struct{ h *Host }
+
+var _ a2asrv.AgentExecutor = (*agent)(nil)
+
+// Execute runs the skill for the incoming message: submitted, working
+// (again every heartbeat while the skill runs), then completed with the
+// output as artifacts, or failed with the reason.
+func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {
+		h := a.h
+		if ec.StoredTask == nil {
+			if !yield(a2a.NewSubmittedTask(ec, ec.Message), nil) {
+				return
+			}
+		}
+		req, err := requestFrom(ec)
+		if err != nil {
+			yield(failed(ec, err.Error()), nil)
+			return
+		}
+		if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, "choosing a skill")), nil) {
+			return
+		}
+
+		type done struct {
+			out *outcome
+			err error
+		}
+		progress := make(chan string, 4)
+		result := make(chan done, 1)
+		go func() {
+			defer func() {
+				if r := recover(); r != nil {
+					h.log.Error("skill run panicked", "task", ec.TaskID, "panic", r, "stack", string(debug.Stack()))
+					result <- done{err: fmt.Errorf("internal error: %v", r)}
+				}
+			}()
+			out, err := h.invoke(ctx, req, func(s string) {
+				select {
+				case progress <- s:
+				default:
+				}
+			})
+			result <- done{out, err}
+		}()
+
+		beat := time.NewTicker(h.cfg.heartbeat)
+		defer beat.Stop()
+		start, status := time.Now(), "working"
+		for {
+			select {
+			case s := <-progress:
+				status = s
+				if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, s)), nil) {
+					h.kill(string(ec.TaskID))
+					<-result
+					return
+				}
+			case <-beat.C:
+				msg := fmt.Sprintf("%s (%s)", status, time.Since(start).Round(time.Second))
+				if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, msg)), nil) {
+					h.kill(string(ec.TaskID))
+					<-result
+					return
+				}
+			case d := <-result:
+				a.finish(ec, d.out, d.err, yield)
+				return
+			}
+		}
+	}
+}
+
+func (a *agent) finish(ec *a2asrv.ExecutorContext, out *outcome, err error, yield func(a2a.Event, error) bool) {
+	h := a.h
+	var f *failure
+	switch {
+	case errors.Is(err, errKilled) && h.isClosed():
+		yield(failed(ec, "the host shut down while the skill ran"), nil)
+		return
+	case errors.Is(err, errKilled):
+		// Canceled: Cancel has already reported it.
+		return
+	case errors.As(err, &f):
+		h.log.Info("task failed", "task", ec.TaskID, "reason", f.msg)
+		yield(failed(ec, f.msg), nil)
+		return
+	case err != nil:
+		h.log.Error("task failed", "task", ec.TaskID, "err", err)
+		yield(failed(ec, "internal error in the host; see its log"), nil)
+		return
+	}
+	h.log.Info("task completed", "task", ec.TaskID, "skill", out.skill.ID, "by", out.by, "elapsed", out.run.elapsed, "files", len(out.files))
+	if out.stdout != "" || len(out.files) == 0 {
+		ev := a2a.NewArtifactEvent(ec, a2a.NewTextPart(out.stdout))
+		ev.Artifact.Name = "output"
+		ev.Artifact.Description = fmt.Sprintf("standard output of skill %s", out.skill.ID)
+		if !yield(ev, nil) {
+			return
+		}
+	}
+	for _, f := range out.files {
+		part := &a2a.Part{Content: a2a.Raw(f.data), Filename: f.name, MediaType: f.mediaType}
+		ev := a2a.NewArtifactEvent(ec, part)
+		ev.Artifact.Name = f.name
+		if !yield(ev, nil) {
+			return
+		}
+	}
+	done := a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil)
+	done.Metadata = map[string]any{"skill": out.skill.ID, "chosen_by": out.by}
+	yield(done, nil)
+}
+
+// Cancel stops the task's skill process (its whole group) and reports the
+// task canceled.
+func (a *agent) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {
+		a.h.kill(string(ec.TaskID))
+		a.h.log.Info("task canceled", "task", ec.TaskID)
+		yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCanceled, agentText(ec, "canceled")), nil)
+	}
+}
+
+func failed(ec *a2asrv.ExecutorContext, msg string) a2a.Event {
+	return a2a.NewStatusUpdateEvent(ec, a2a.TaskStateFailed, agentText(ec, msg))
+}
+
+func agentText(ec *a2asrv.ExecutorContext, s string) *a2a.Message {
+	return a2a.NewMessageForTask(a2a.MessageRoleAgent, ec, a2a.NewTextPart(s))
+}
+
+// requestFrom turns the A2A message into a transport-neutral request.
+func requestFrom(ec *a2asrv.ExecutorContext) (*request, error) {
+	m := ec.Message
+	req := &request{taskID: string(ec.TaskID)}
+	if m == nil {
+		return nil, errors.New("no message")
+	}
+	for _, md := range []map[string]any{m.Metadata, ec.Metadata} {
+		for _, k := range SkillMetadataKeys {
+			if s, ok := md[k].(string); ok && s != "" && req.skill == "" {
+				req.skill = s
+			}
+		}
+	}
+	var texts []string
+	for i, p := range m.Parts {
+		if p == nil {
+			continue
+		}
+		switch c := p.Content.(type) {
+		case a2a.Text:
+			texts = append(texts, string(c))
+		case a2a.Data:
+			obj, ok := c.Value.(map[string]any)
+			if !ok {
+				return nil, fmt.Errorf("part %d: a data part must hold a JSON object of arguments, got %T", i, c.Value)
+			}
+			if req.data == nil {
+				req.data = map[string]any{}
+			}
+			maps.Copy(req.data, obj)
+		case a2a.Raw:
+			req.files = append(req.files, inFile{name: p.Filename, mediaType: p.MediaType, data: c})
+		case a2a.URL:
+			return nil, fmt.Errorf("part %d: file URLs are not fetched (%s); send the file's bytes instead", i, string(c))
+		}
+	}
+	for i, t := range texts {
+		if i > 0 {
+			req.text += "\n"
+		}
+		req.text += t
+	}
+	return req, nil
+}

@@ -1,0 +1,26 @@
+// Package host serves one agent bundle as a live A2A endpoint — the card at
+// /.well-known/agent-card.json and JSON-RPC for A2A 1.0 and 0.3 clients at
+// the card's URL, through a2a-go/v2's a2asrv and a2acompat/a2av0 — and as MCP
+// tools (streamable HTTP at /mcp, or stdio).
+//
+// The inner agent turns each incoming message into one skill run: it picks
+// the skill (an explicit "skill" in the message metadata, else an LLM tool
+// call when one is configured, else BM25 over the skills' names,
+// descriptions, tags and examples), binds arguments (data-part fields by
+// name, file parts saved into the task's work directory for path parameters,
+// plain text for the single string parameter, schema defaults), validates
+// them against the skill's params schema, runs the argv template with no
+// shell in a fresh work directory under the skill's timeout, in a process
+// group of its own that is killed on timeout, cancel and Close, and answers
+// with a task whose artifacts are the skill's standard output and every file
+// it wrote.
+//
+//	b, err := bundle.Load("out/textkit")
+//	h, err := host.New(b, "http://127.0.0.1:8080/", host.WithLogger(logger), host.WithEnv(os.Environ()))
+//	defer h.Close()
+//	srv := &http.Server{Addr: "127.0.0.1:8080", Handler: h}
+//	go srv.ListenAndServe()
+//
+// A Host is safe for concurrent use; every task runs in its own goroutine
+// and process.
+package host

@@ -1,0 +1,283 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/cards"
+	"github.com/agentnet/agentnet/internal/llm"
+)
+
+// Paths the host serves besides the JSON-RPC endpoint at "/".
+const (
+	CardPath       = a2asrv.WellKnownAgentCardPath // the A2A 1.0 card path
+	LegacyCardPath = "/.well-known/agent.json"     // the card path of A2A before 0.3
+	MCPPath        = "/mcp"
+	HealthPath     = "/healthz"
+)
+
+// Defaults of the options.
+const (
+	DefaultMaxBody   = 64 << 20 // bytes of one JSON-RPC request (a 10 MiB file is ~14 MiB as base64)
+	DefaultMaxOutput = 8 << 20  // bytes of a skill's standard output kept
+	DefaultMaxFiles  = 64       // output files returned per task
+	DefaultMaxFileMB = 32       // MiB of output files returned per task
+	stderrTail       = 4 << 10  // bytes of standard error quoted in a failed task
+)
+
+// Option configures a Host.
+type Option func(*config)
+
+type config struct {
+	logger    *slog.Logger
+	llm       *llm.Client
+	env       []string
+	workRoot  string
+	keepWork  bool
+	maxBody   int64
+	maxOutput int
+	heartbeat time.Duration
+	version   string
+}
+
+// WithLogger sets the logger (default: discard).
+func WithLogger(l *slog.Logger) Option { return func(c *config) { c.logger = l } }
+
+// WithLLM lets an LLM pick the skill and its arguments through tool calling;
+// BM25 remains the fallback when the call fails.
+func WithLLM(c *llm.Client) Option { return func(cfg *config) { cfg.llm = c } }
+
+// WithEnv sets the environment of skill processes ("KEY=value"), normally
+// the host process's own minus agentnet's secrets. Without it skills get only
+// a default PATH.
+func WithEnv(env []string) Option { return func(c *config) { c.env = env } }
+
+// WithWorkRoot sets the directory under which each task gets its work
+// directory (default: a temporary directory removed by Close).
+func WithWorkRoot(dir string) Option { return func(c *config) { c.workRoot = dir } }
+
+// WithKeepWorkDirs keeps each task's work directory after the task ends.
+func WithKeepWorkDirs(keep bool) Option { return func(c *config) { c.keepWork = keep } }
+
+// WithMaxBody bounds the size of a request body.
+func WithMaxBody(n int64) Option { return func(c *config) { c.maxBody = n } }
+
+// WithMaxOutput bounds the standard output kept from a skill run.
+func WithMaxOutput(n int) Option { return func(c *config) { c.maxOutput = n } }
+
+// WithHeartbeat sets how often a running skill reports a working status on
+// streams (default 5 s).
+func WithHeartbeat(d time.Duration) Option { return func(c *config) { c.heartbeat = d } }
+
+// WithVersion sets the version on the agent card.
+func WithVersion(v string) Option { return func(c *config) { c.version = v } }
+
+// Host serves one bundle. Create it with New and release it with Close.
+type Host struct {
+	b        *bundle.Bundle
+	card     *a2a.AgentCard
+	cfg      config
+	log      *slog.Logger
+	workRoot string
+	ownsRoot bool
+
+	mux   *http.ServeMux
+	v1    http.Handler
+	v0    http.Handler
+	mcp   *server.MCPServer
+	agent *agent
+
+	mu       sync.Mutex
+	running  map[string]func() // task id → kill its process
+	canceled map[string]bool   // tasks canceled before their process started
+	closed   bool
+	wg       sync.WaitGroup
+}
+
+// New returns a host for bundle b whose JSON-RPC endpoint callers reach at
+// url (the card advertises it, so it must be reachable: never 0.0.0.0). The
+// bundle must have skills with run; a bundle with serve runs its own server
+// (see StartServe).
+func New(b *bundle.Bundle, url string, opts ...Option) (*Host, error) {
+	cfg := config{maxBody: DefaultMaxBody, maxOutput: DefaultMaxOutput, heartbeat: 5 * time.Second}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
+	if len(b.Skills) == 0 || len(b.Serve) > 0 {
+		return nil, fmt.Errorf("host %s: the bundle has no skills with run (a bundle with serve runs its own server)", b.Name)
+	}
+	if msg := cards.CheckURL(url); msg != "" {
+		return nil, fmt.Errorf("host %s: %s", b.Name, msg)
+	}
+	h := &Host{b: b, cfg: cfg, log: cfg.logger.With("agent", b.Name), running: map[string]func(){}, canceled: map[string]bool{}}
+	h.card = cards.Build(b, url, cards.WithVersion(cfg.version))
+	if ps := cards.ValidateCard(h.card); ps != nil {
+		return nil, fmt.Errorf("host %s: the card is invalid:\n%w", b.Name, ps)
+	}
+	h.workRoot = cfg.workRoot
+	if h.workRoot == "" {
+		dir, err := os.MkdirTemp("", "agentnet-host-")
+		if err != nil {
+			return nil, fmt.Errorf("host %s: work root: %w", b.Name, err)
+		}
+		h.workRoot, h.ownsRoot = dir, true
+	} else if err := os.MkdirAll(h.workRoot, 0o755); err != nil {
+		return nil, fmt.Errorf("host %s: work root: %w", b.Name, err)
+	}
+
+	h.agent = &agent{h: h}
+	handler := a2asrv.NewHandler(h.agent,
+		a2asrv.WithLogger(h.log),
+		a2asrv.WithCapabilityChecks(&h.card.Capabilities),
+		a2asrv.WithExecutionPanicHandler(func(r any) error {
+			h.log.Error("skill execution panicked", "panic", r)
+			return fmt.Errorf("internal error: %w", a2a.ErrInternalError)
+		}),
+	)
+	h.v1 = a2asrv.NewJSONRPCHandler(handler)
+	h.v0 = a2av0.NewJSONRPCHandler(handler)
+	h.mcp = h.newMCPServer()
+
+	cardHandler := a2asrv.NewAgentCardHandler(a2av0.NewStaticAgentCardProducer(h.card))
+	h.mux = http.NewServeMux()
+	h.mux.Handle(CardPath, cardHandler)
+	h.mux.Handle(LegacyCardPath, cardHandler)
+	h.mux.Handle(MCPPath, server.NewStreamableHTTPServer(h.mcp, server.WithEndpointPath(MCPPath), server.WithDisableLocalhostProtection(true)))
+	h.mux.HandleFunc("GET "+HealthPath, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		io.WriteString(w, "ok\n")
+	})
+	h.mux.HandleFunc("POST /{$}", h.serveJSONRPC)
+	h.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		fmt.Fprintf(w, "%s: an A2A agent. Card: %s · JSON-RPC (A2A 1.0 and 0.3): POST / · MCP: %s\n", h.card.Name, CardPath, MCPPath)
+	})
+	return h, nil
+}
+
+// Card returns the agent card (A2A 1.0 form); callers must not modify it.
+func (h *Host) Card() *a2a.AgentCard { return h.card }
+
+// Bundle returns the served bundle.
+func (h *Host) Bundle() *bundle.Bundle { return h.b }
+
+// ServeHTTP implements http.Handler.
+func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+
+// serveJSONRPC answers A2A 1.0 and 0.3 JSON-RPC at one URL: 0.3 methods are
+// spelled with a slash ("message/send"), 1.0 methods are not ("SendMessage").
+func (h *Host) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.maxBody))
+	if err != nil {
+		h.log.Warn("request body rejected", "err", err)
+		writeRPCError(w, -32600, fmt.Sprintf("request body larger than %d bytes", h.cfg.maxBody))
+		return
+	}
+	var peek struct {
+		Method string `json:"method"`
+	}
+	_ = json.Unmarshal(data, &peek) // a malformed body is the protocol handler's to report
+	r.Body = io.NopCloser(bytes.NewReader(data))
+	if strings.Contains(peek.Method, "/") {
+		h.v0.ServeHTTP(w, r)
+		return
+	}
+	h.v1.ServeHTTP(w, r)
+}
+
+func writeRPCError(w http.ResponseWriter, code int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": nil, "error": map[string]any{"code": code, "message": msg}})
+}
+
+// track registers a running task's kill function; it returns false once the
+// host is closed.
+func (h *Host) track(id string, kill func()) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed || h.canceled[id] {
+		delete(h.canceled, id)
+		return false
+	}
+	h.running[id] = kill
+	h.wg.Add(1)
+	return true
+}
+
+func (h *Host) untrack(id string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.running[id]; ok {
+		delete(h.running, id)
+		h.wg.Done()
+	}
+}
+
+// kill stops the process of a running task, or keeps it from starting.
+func (h *Host) kill(id string) {
+	h.mu.Lock()
+	k := h.running[id]
+	if k == nil {
+		h.canceled[id] = true
+	}
+	h.mu.Unlock()
+	if k != nil {
+		k()
+	}
+}
+
+func (h *Host) isClosed() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closed
+}
+
+// FreePort returns a TCP port on the loopback interface that was free a
+// moment ago.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// Close kills every running skill process group, waits for their tasks to
+// end and removes the work root if the host created it. Requests after Close
+// fail their tasks.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	h.closed = true
+	kills := make([]func(), 0, len(h.running))
+	for _, k := range h.running {
+		kills = append(kills, k)
+	}
+	h.mu.Unlock()
+	for _, k := range kills {
+		k()
+	}
+	h.wg.Wait()
+	if h.ownsRoot {
+		return os.RemoveAll(h.workRoot)
+	}
+	return nil
+}

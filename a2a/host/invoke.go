@@ -1,0 +1,470 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/agentnet/agentnet/bundle"
+)
+
+// request is one skill call, whatever transport it came by.
+type request struct {
+	taskID string
+	skill  string         // an explicit skill id, or ""
+	text   string         // the message's text parts, joined
+	data   map[string]any // the message's data parts, merged
+	files  []inFile       // the message's file parts
+	// args are arguments given directly (MCP tool calls); they skip the
+	// binding of text and data.
+	args map[string]any
+}
+
+type inFile struct {
+	name      string
+	mediaType string
+	data      []byte
+}
+
+// outcome is the answer to a request.
+type outcome struct {
+	skill  *bundle.Skill
+	by     string // how the skill was chosen
+	stdout string
+	files  []outFile
+	run    *runResult
+}
+
+type outFile struct {
+	name      string // relative to the work directory, slash-separated
+	mediaType string
+	data      []byte
+}
+
+// failure is a task that failed for a reason the caller should read.
+type failure struct{ msg string }
+
+func (f *failure) Error() string { return f.msg }
+
+func failf(format string, args ...any) error { return &failure{msg: fmt.Sprintf(format, args...)} }
+
+// errKilled reports that the task was canceled (or the host closed) while
+// its skill ran.
+var errKilled = &failure{msg: "canceled"}
+
+// invoke performs one request: choose, bind, validate, run, collect. Errors
+// are *failure for the caller's eyes; anything else is an internal error.
+func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) (*outcome, error) {
+	work := filepath.Join(h.workRoot, safeName(req.taskID, "task"))
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, fmt.Errorf("work directory: %w", err)
+	}
+	if !h.cfg.keepWork {
+		defer os.RemoveAll(work)
+	}
+	saved, err := saveFiles(work, req.files)
+	if err != nil {
+		return nil, err
+	}
+
+	ch, err := h.choose(ctx, req, saved)
+	if err != nil {
+		return nil, err
+	}
+	sk := ch.skill
+	h.log.Info("skill chosen", "task", req.taskID, "skill", sk.ID, "by", ch.by)
+	given := ch.args
+	if req.args != nil {
+		given = req.args
+	}
+	args, err := bind(sk, work, req, saved, given)
+	if err != nil {
+		return nil, err
+	}
+	if issues := sk.Check(args); issues != nil {
+		var lines []string
+		for _, is := range issues {
+			lines = append(lines, is.String())
+		}
+		return nil, failf("skill %q: invalid arguments: %s", sk.ID, strings.Join(lines, "; "))
+	}
+	argv, err := sk.Argv(bundle.Vars{Repo: h.b.RepoDir(), Workdir: work, Port: freePortOrZero(sk)}, args)
+	if err != nil {
+		return nil, failf("skill %q: %v", sk.ID, err)
+	}
+	before := map[string]bool{}
+	for _, f := range saved {
+		before[f] = true
+	}
+	if progress != nil {
+		progress(fmt.Sprintf("running skill %s", sk.ID))
+	}
+	h.log.Debug("run", "task", req.taskID, "skill", sk.ID, "argv", argv)
+	res, err := runProcess(ctx, runSpec{argv: argv, dir: work, env: h.skillEnv(), timeout: sk.RunTimeout(), maxOutput: h.cfg.maxOutput},
+		func(kill func()) {
+			if !h.track(req.taskID, kill) {
+				kill() // canceled before it started, or the host is closing
+			}
+		})
+	h.untrack(req.taskID)
+	if err != nil {
+		return nil, failf("skill %q could not start: %v", sk.ID, err)
+	}
+	switch {
+	case res.killed:
+		return nil, errKilled
+	case res.timedOut:
+		return nil, failf("skill %q timed out after %s and was killed%s", sk.ID, sk.RunTimeout(), tail(res.stderr))
+	case res.exitCode != 0:
+		return nil, failf("skill %q exited with status %d%s", sk.ID, res.exitCode, tail(res.stderr))
+	}
+	out := &outcome{skill: sk, by: ch.by, run: res, stdout: string(res.stdout)}
+	if res.truncated {
+		out.stdout += fmt.Sprintf("\n[output truncated at %d bytes]", h.cfg.maxOutput)
+	}
+	out.files, err = collect(work, sk.Outputs, before)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func tail(stderr []byte) string {
+	s := strings.TrimSpace(strings.ToValidUTF8(string(stderr), "?"))
+	if s == "" {
+		return ""
+	}
+	return ": " + s
+}
+
+// skillEnv is the environment of skill processes.
+func (h *Host) skillEnv() []string {
+	if h.cfg.env == nil {
+		return []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
+	}
+	return h.cfg.env
+}
+
+// freePortOrZero finds a free port when the run template asks for one.
+func freePortOrZero(sk *bundle.Skill) int {
+	for _, el := range sk.Run {
+		if slices.Contains(bundle.Placeholders(el), bundle.VarPort) {
+			if p, err := FreePort(); err == nil {
+				return p
+			}
+		}
+	}
+	return 0
+}
+
+var unsafeRE = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
+
+// safeName reduces a client-supplied file name to a safe base name: no
+// directories, no leading dots, only portable characters.
+func safeName(name, fallback string) string {
+	name = strings.ReplaceAll(name, "\\", "/")
+	name = path.Base(name)
+	name = unsafeRE.ReplaceAllString(name, "_")
+	name = strings.TrimLeft(name, ".")
+	if len(name) > 128 {
+		ext := path.Ext(name)
+		if len(ext) > 16 {
+			ext = ""
+		}
+		name = name[:128-len(ext)] + ext
+	}
+	if name == "" || name == "_" {
+		return fallback
+	}
+	return name
+}
+
+// saveFiles writes the message's files into the work directory under safe,
+// distinct names and returns those names.
+func saveFiles(work string, files []inFile) ([]string, error) {
+	var names []string
+	taken := map[string]bool{}
+	for i, f := range files {
+		fallback := fmt.Sprintf("input-%d%s", i+1, extFor(f.mediaType))
+		name := safeName(f.name, fallback)
+		base, ext := strings.TrimSuffix(name, path.Ext(name)), path.Ext(name)
+		for n := 2; taken[name]; n++ {
+			name = fmt.Sprintf("%s-%d%s", base, n, ext)
+		}
+		taken[name] = true
+		if err := os.WriteFile(filepath.Join(work, name), f.data, 0o644); err != nil {
+			return nil, fmt.Errorf("save input file %q: %w", name, err)
+		}
+		names = append(names, name)
+	}
+	return names, nil
+}
+
+func extFor(mediaType string) string {
+	mt, _, _ := mime.ParseMediaType(mediaType)
+	switch mt {
+	case "", "application/octet-stream":
+		return ""
+	case "text/plain":
+		return ".txt"
+	}
+	if exts, _ := mime.ExtensionsByType(mt); len(exts) > 0 {
+		return exts[0]
+	}
+	return ""
+}
+
+// bind fills the skill's arguments: given arguments (MCP, LLM), data-part
+// fields by name, file parts for path parameters, the text for the single
+// string parameter (or, for a required path parameter without a file, as a
+// file of its own), and the schema's defaults. Path arguments must name
+// files inside the work directory; they are passed as absolute paths.
+func bind(sk *bundle.Skill, work string, req *request, saved []string, given map[string]any) (map[string]any, error) {
+	params := sk.ParamList()
+	declared := map[string]bundle.Param{}
+	for _, p := range params {
+		declared[p.Name] = p
+	}
+	args := map[string]any{}
+	for k, v := range given {
+		if _, ok := declared[k]; ok || len(declared) == 0 {
+			args[k] = v
+		}
+	}
+	for k, v := range req.data {
+		if _, ok := declared[k]; ok {
+			args[k] = v
+		}
+	}
+	// Path arguments given by name refer to the attached files.
+	for _, p := range params {
+		v, ok := args[p.Name]
+		if !ok || !p.IsPath() {
+			continue
+		}
+		switch t := v.(type) {
+		case string:
+			abs, err := inside(work, t)
+			if err != nil {
+				return nil, failf("skill %q: parameter %s: %v", sk.ID, p.Name, err)
+			}
+			args[p.Name] = abs
+		case []any:
+			for i, item := range t {
+				s, _ := item.(string)
+				abs, err := inside(work, s)
+				if err != nil {
+					return nil, failf("skill %q: parameter %s[%d]: %v", sk.ID, p.Name, i, err)
+				}
+				t[i] = abs
+			}
+		}
+	}
+	// Files go to the path parameters not yet bound, in order; a list
+	// parameter takes all the remaining files.
+	used := map[string]bool{}
+	for _, v := range args {
+		if s, ok := v.(string); ok {
+			used[filepath.Base(s)] = true
+		}
+	}
+	var free []string
+	for _, f := range saved {
+		if !used[f] {
+			free = append(free, f)
+		}
+	}
+	for _, p := range params {
+		if len(free) == 0 {
+			break
+		}
+		if _, ok := args[p.Name]; ok || !p.IsPath() {
+			continue
+		}
+		if p.Type == "array" {
+			var list []any
+			for _, f := range free {
+				list = append(list, filepath.Join(work, f))
+			}
+			args[p.Name], free = list, nil
+			continue
+		}
+		args[p.Name], free = filepath.Join(work, free[0]), free[1:]
+	}
+	// The text goes to the single unbound string parameter; failing that, to
+	// a required path parameter as a file.
+	text := strings.TrimSpace(req.text)
+	if text != "" && req.args == nil {
+		var strs []bundle.Param
+		for _, p := range params {
+			if _, ok := args[p.Name]; !ok && !p.IsPath() && (p.Type == "string" || p.Type == "") {
+				strs = append(strs, p)
+			}
+		}
+		target := ""
+		if len(strs) == 1 {
+			target = strs[0].Name
+		} else if req := requiredOf(strs); len(req) == 1 {
+			target = req[0].Name
+		}
+		if target != "" {
+			args[target] = text
+		} else {
+			for _, p := range params {
+				if _, ok := args[p.Name]; ok || !p.IsPath() || !p.Required {
+					continue
+				}
+				name := safeName(p.Name+textExt(text), "input.txt")
+				if err := os.WriteFile(filepath.Join(work, name), []byte(req.text), 0o644); err != nil {
+					return nil, fmt.Errorf("save text input: %w", err)
+				}
+				if p.Type == "array" {
+					args[p.Name] = []any{filepath.Join(work, name)}
+				} else {
+					args[p.Name] = filepath.Join(work, name)
+				}
+				break
+			}
+		}
+	}
+	args = sk.WithDefaults(args)
+	coerce(params, args)
+	return args, nil
+}
+
+func requiredOf(ps []bundle.Param) []bundle.Param {
+	var out []bundle.Param
+	for _, p := range ps {
+		if p.Required {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// inside resolves a file argument against the work directory and refuses
+// one that would leave it.
+func inside(work, p string) (string, error) {
+	if p == "" {
+		return "", fmt.Errorf("empty path")
+	}
+	if filepath.IsAbs(p) {
+		if rel, err := filepath.Rel(work, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return filepath.Clean(p), nil
+		}
+		return "", fmt.Errorf("%q is outside the task's work directory; attach the file instead", p)
+	}
+	clean := filepath.Clean(p)
+	if clean == ".." || strings.HasPrefix(clean, "../") {
+		return "", fmt.Errorf("%q climbs out of the task's work directory", p)
+	}
+	return filepath.Join(work, clean), nil
+}
+
+func textExt(text string) string {
+	t := strings.TrimSpace(text)
+	switch {
+	case strings.HasPrefix(t, "<") && strings.Contains(strings.ToLower(t[:min(len(t), 512)]), "<html"):
+		return ".html"
+	case (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)):
+		return ".json"
+	}
+	return ".txt"
+}
+
+// coerce converts string values of numeric and boolean parameters, as text
+// and form-like data parts carry them.
+func coerce(params []bundle.Param, args map[string]any) {
+	for _, p := range params {
+		s, ok := args[p.Name].(string)
+		if !ok {
+			continue
+		}
+		s = strings.TrimSpace(s)
+		switch p.Type {
+		case "integer":
+			if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+				args[p.Name] = n
+			}
+		case "number":
+			if f, err := strconv.ParseFloat(s, 64); err == nil {
+				args[p.Name] = f
+			}
+		case "boolean":
+			if b, err := strconv.ParseBool(s); err == nil {
+				args[p.Name] = b
+			}
+		}
+	}
+}
+
+// collect returns the files the run left in the work directory that were
+// not inputs (and match the skill's outputs globs, when it declares any).
+func collect(work string, globs []string, inputs map[string]bool) ([]outFile, error) {
+	var out []outFile
+	total := 0
+	err := filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return nil
+		}
+		rel, _ := filepath.Rel(work, p)
+		rel = filepath.ToSlash(rel)
+		if inputs[rel] || !matches(globs, rel) {
+			return nil
+		}
+		if len(out) >= DefaultMaxFiles {
+			return fs.SkipAll
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		if total+len(data) > DefaultMaxFileMB<<20 {
+			return nil
+		}
+		total += len(data)
+		out = append(out, outFile{name: rel, mediaType: mediaTypeOf(rel, data), data: data})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("collect outputs: %w", err)
+	}
+	return out, nil
+}
+
+func matches(globs []string, rel string) bool {
+	if len(globs) == 0 {
+		return true
+	}
+	for _, g := range globs {
+		if ok, _ := path.Match(g, rel); ok {
+			return true
+		}
+		if ok, _ := path.Match(g, path.Base(rel)); ok && !strings.Contains(g, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+func mediaTypeOf(name string, data []byte) string {
+	if mt := mime.TypeByExtension(path.Ext(name)); mt != "" {
+		return mt
+	}
+	mt := http.DetectContentType(data)
+	if strings.HasPrefix(mt, "text/plain") && utf8.Valid(data) {
+		return "text/plain"
+	}
+	return mt
+}

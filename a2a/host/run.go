@@ -1,0 +1,120 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// runSpec is one process to run.
+type runSpec struct {
+	argv      []string
+	dir       string
+	env       []string
+	timeout   time.Duration
+	maxOutput int
+}
+
+// runResult is what a finished process left.
+type runResult struct {
+	stdout    []byte
+	truncated bool // stdout was longer than maxOutput
+	stderr    []byte
+	exitCode  int
+	timedOut  bool
+	killed    bool // stopped by kill (cancel or Close)
+	elapsed   time.Duration
+}
+
+// runProcess runs spec to completion, in its own process group, never
+// through a shell. kill, once set through the register callback, stops the
+// group at once; the timeout does the same. The returned error is only for
+// a process that could not start.
+func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (*runResult, error) {
+	if len(spec.argv) == 0 {
+		return nil, errors.New("empty argv")
+	}
+	ctx, cancel := context.WithTimeout(ctx, spec.timeout)
+	defer cancel()
+	var killedMu sync.Mutex
+	killed := false
+	cmd := exec.CommandContext(ctx, spec.argv[0], spec.argv[1:]...)
+	cmd.Dir = spec.dir
+	cmd.Env = spec.env
+	stdout := &headBuffer{max: spec.maxOutput}
+	stderr := &tailBuffer{max: stderrTail}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	setProcessGroup(cmd)
+	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	// Grandchildren may hold the output pipes open after the child exits.
+	cmd.WaitDelay = 2 * time.Second
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", spec.argv[0], err)
+	}
+	pid := cmd.Process.Pid
+	register(func() {
+		killedMu.Lock()
+		killed = true
+		killedMu.Unlock()
+		cancel()
+	})
+	err := cmd.Wait()
+	// Whatever the skill left running in its group goes with it.
+	_ = killGroup(pid)
+	res := &runResult{stdout: stdout.buf, truncated: stdout.truncated, stderr: stderr.buf, elapsed: time.Since(start)}
+	killedMu.Lock()
+	res.killed = killed
+	killedMu.Unlock()
+	res.timedOut = !res.killed && errors.Is(ctx.Err(), context.DeadlineExceeded)
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		res.exitCode = ee.ExitCode()
+		if res.exitCode == 0 {
+			res.exitCode = -1 // killed by a signal
+		}
+	case errors.Is(err, exec.ErrWaitDelay):
+	default:
+		res.exitCode = -1
+	}
+	return res, nil
+}
+
+// headBuffer keeps the first max bytes written to it.
+type headBuffer struct {
+	max       int
+	buf       []byte
+	truncated bool
+}
+
+func (b *headBuffer) Write(p []byte) (int, error) {
+	room := b.max - len(b.buf)
+	if room < len(p) {
+		b.truncated = true
+		if room > 0 {
+			b.buf = append(b.buf, p[:room]...)
+		}
+		return len(p), nil
+	}
+	b.buf = append(b.buf, p...)
+	return len(p), nil
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	max int
+	buf []byte
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	b.buf = append(b.buf, p...)
+	if over := len(b.buf) - b.max; over > 0 {
+		b.buf = append(b.buf[:0], b.buf[over:]...)
+	}
+	return len(p), nil
+}

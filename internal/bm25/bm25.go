@@ -1,0 +1,133 @@
+package bm25
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// The usual BM25 constants.
+const (
+	K1 = 1.2
+	B  = 0.75
+)
+
+// Index is an immutable BM25 index over documents. It is safe for
+// concurrent use.
+type Index struct {
+	docs  []map[string]int
+	lens  []int
+	avg   float64
+	df    map[string]int
+	total int
+}
+
+// Result is a document's score for a query.
+type Result struct {
+	Doc   int // index of the document in the slice given to New
+	Score float64
+}
+
+// New indexes docs.
+func New(docs []string) *Index {
+	idx := &Index{df: map[string]int{}, total: len(docs)}
+	sum := 0
+	for _, d := range docs {
+		tf := map[string]int{}
+		toks := Tokenize(d)
+		for _, t := range toks {
+			tf[t]++
+		}
+		for t := range tf {
+			idx.df[t]++
+		}
+		idx.docs = append(idx.docs, tf)
+		idx.lens = append(idx.lens, len(toks))
+		sum += len(toks)
+	}
+	if len(docs) > 0 {
+		idx.avg = float64(sum) / float64(len(docs))
+	}
+	return idx
+}
+
+// Score returns the BM25 score of document i for query.
+func (idx *Index) Score(i int, query string) float64 {
+	return idx.score(i, Tokenize(query))
+}
+
+func (idx *Index) score(i int, q []string) float64 {
+	tf, dl := idx.docs[i], float64(idx.lens[i])
+	s := 0.0
+	for _, t := range q {
+		f := float64(tf[t])
+		if f == 0 {
+			continue
+		}
+		n := float64(idx.df[t])
+		idf := math.Log(1 + (float64(idx.total)-n+0.5)/(n+0.5))
+		norm := 1.0
+		if idx.avg > 0 {
+			norm = 1 - B + B*dl/idx.avg
+		}
+		s += idf * f * (K1 + 1) / (f + K1*norm)
+	}
+	return s
+}
+
+// Rank scores every document for query, best first; ties keep document
+// order.
+func (idx *Index) Rank(query string) []Result {
+	q := Tokenize(query)
+	out := make([]Result, len(idx.docs))
+	for i := range idx.docs {
+		out[i] = Result{Doc: i, Score: idx.score(i, q)}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Score > out[b].Score })
+	return out
+}
+
+// Tokenize lower-cases s, splits it on anything but letters and digits,
+// drops stop words and one-letter tokens, and strips a few English suffixes
+// so that "words" matches "word" and "counting" matches "count".
+func Tokenize(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if len(f) < 2 || stop[f] {
+			continue
+		}
+		out = append(out, stem(f))
+	}
+	return out
+}
+
+func stem(w string) string {
+	switch {
+	case strings.HasSuffix(w, "ies") && len(w) > 4:
+		return w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ing") && len(w) > 5:
+		return w[:len(w)-3]
+	case strings.HasSuffix(w, "ed") && len(w) > 4:
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "ly") && len(w) > 4:
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "es") && len(w) > 4 && strings.ContainsAny(w[len(w)-3:len(w)-2], "sxzh"):
+		return w[:len(w)-2]
+	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && len(w) > 3:
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+var stop = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be but by can do does for from given has have how i in into is it
+	its me my of on or our please that the their them then there these this those to us was we what when
+	which who will with you your all any each some give get make list show tell find`) {
+		stop[w] = true
+	}
+}

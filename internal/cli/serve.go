@@ -1,0 +1,144 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentnet/agentnet/a2a/host"
+	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/llm"
+	"github.com/agentnet/agentnet/internal/yamlx"
+)
+
+func newServeCmd(env *Env) *cobra.Command {
+	var (
+		addr, url, workRoot string
+		mcpStdio, setup     bool
+		noCheck, verbose    bool
+		keepWork            bool
+	)
+	cmd := &cobra.Command{
+		Use:   "serve BUNDLE",
+		Short: "Host one bundle as an A2A endpoint (and as MCP tools); prints its URL",
+		Long: `Serve hosts an agent bundle (a directory holding agent.yaml) as an A2A agent:
+its card at /.well-known/agent-card.json, JSON-RPC for A2A 1.0 and 0.3 clients
+at the card's URL, and the skills as MCP tools at /mcp (streamable HTTP). With
+--mcp it serves the MCP tools on stdin/stdout instead and nothing else.
+
+Before serving it runs the bundle's check commands (and its setup commands
+first, with --setup). It prints the URL on stdout once the endpoint answers,
+and runs until interrupted; running skills are killed on the way out.
+
+With AGENTNET_LLM_BASE_URL and AGENTNET_LLM_MODEL set, an LLM picks the skill
+and its arguments for messages that name no skill; otherwise BM25 does.`,
+		Example: `  agentnet serve out/textkit
+  agentnet serve out/textkit --addr 127.0.0.1:8080
+  agentnet serve out/textkit --addr 0.0.0.0:8080 --url http://127.0.0.1:18080/
+  agentnet serve out/textkit --mcp`,
+		Args: exactArgs(1, "BUNDLE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			b, err := bundle.Load(args[0])
+			if err != nil {
+				if _, ok := yamlx.AsProblems(err); ok {
+					return invalidInput(err)
+				}
+				return invalidInput(err)
+			}
+			if len(b.Serve) > 0 {
+				return invalidInput(fmt.Errorf("%s: the bundle brings its own server (serve:); run it directly", b.Path))
+			}
+			logger := env.logger()
+			if verbose {
+				logger = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+			}
+			childEnv := env.childEnv()
+			if !noCheck || setup {
+				if err := host.Prepare(ctx, b, setup, childEnv, env.Stderr); err != nil {
+					return err
+				}
+			}
+			opts := []host.Option{host.WithLogger(logger), host.WithEnv(childEnv), host.WithKeepWorkDirs(keepWork)}
+			if workRoot != "" {
+				opts = append(opts, host.WithWorkRoot(workRoot))
+			}
+			if cfg, ok := llm.ConfigFrom(env.Getenv); ok {
+				opts = append(opts, host.WithLLM(llm.New(cfg)))
+			}
+			if mcpStdio {
+				// Only the MCP tools are served; the card is built but never
+				// fetched, so its URL is nominal.
+				h, err := host.New(b, "http://localhost/", opts...)
+				if err != nil {
+					return err
+				}
+				defer h.Close()
+				return h.ServeStdio(ctx, env.Stdin, env.Stdout)
+			}
+			return serveHTTP(ctx, env, b, addr, url, logger, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:0", "listen address HOST:PORT (port 0 picks a free port)")
+	f.StringVar(&url, "url", "", "the URL callers reach the endpoint at, for the card (default: http://ADDR/; required when ADDR is not an address callers can use, e.g. behind a port mapping)")
+	f.BoolVar(&mcpStdio, "mcp", false, "serve the skills as MCP tools on stdin/stdout instead of HTTP")
+	f.BoolVar(&setup, "setup", false, "run the bundle's setup commands before serving")
+	f.BoolVar(&noCheck, "no-check", false, "skip the bundle's check commands")
+	f.BoolVar(&keepWork, "keep-work", false, "keep each task's work directory")
+	f.StringVar(&workRoot, "work-dir", "", "directory for the tasks' work directories (default: a temporary one)")
+	f.BoolVarP(&verbose, "verbose", "v", false, "log each task on stderr")
+	return cmd
+}
+
+func serveHTTP(ctx context.Context, env *Env, b *bundle.Bundle, addr, url string, logger *slog.Logger, opts []host.Option) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return usageError("serve: listen on %s: %v", addr, err)
+	}
+	if url == "" {
+		url = advertised(ln.Addr().(*net.TCPAddr))
+	}
+	h, err := host.New(b, url, opts...)
+	if err != nil {
+		ln.Close()
+		return invalidInput(err)
+	}
+	defer h.Close()
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	fmt.Fprintln(env.Stdout, url)
+	logger.Info("serving", "agent", b.Name, "url", url, "listen", ln.Addr().String())
+	select {
+	case err := <-errc:
+		return fmt.Errorf("serve %s: %w", b.Name, err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	// Running skills are killed first so that streams end and Shutdown can
+	// drain.
+	closeErr := h.Close()
+	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("shut down %s: %w", b.Name, err)
+	}
+	return closeErr
+}
+
+// advertised is the URL callers on this machine reach a listener at: an
+// unspecified listen address (0.0.0.0, ::) is advertised as the loopback
+// address, never as itself.
+func advertised(a *net.TCPAddr) string {
+	ip := a.IP
+	if ip == nil || ip.IsUnspecified() {
+		ip = net.IPv4(127, 0, 0, 1)
+	}
+	return fmt.Sprintf("http://%s/", net.JoinHostPort(ip.String(), fmt.Sprint(a.Port)))
+}

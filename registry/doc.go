@@ -1,0 +1,34 @@
+// Package registry is agentnet's agent-card registry: a service that fetches
+// agents' cards from their well-known path, validates and stores them, ranks
+// them by full-text search, probes their health and serves all of it over
+// HTTP (CONTRACT.md §6) and as a web page.
+//
+// The pieces, each usable alone:
+//
+//   - Store keeps records. OpenSQLite is the default: an embedded SQLite file
+//     (pure Go, no cgo) in WAL mode with schema migrations and an FTS5 index
+//     ranked by bm25. ":memory:" gives an in-memory store for tests.
+//   - Service registers agents by URL (fetch, validate through a
+//     CardValidator, store) and answers lists and searches.
+//   - Prober checks every registered agent on a jittered interval with
+//     bounded concurrency and records up, down or changed.
+//   - NewHandler serves a Service over HTTP (the only file that knows gin).
+//   - Client is the Go client of that API, used by the CLI, fleets and the
+//     orchestrator.
+//
+// A registry in a few lines:
+//
+//	store, err := registry.OpenSQLite(ctx, "registry.db")
+//	if err != nil { ... }
+//	defer store.Close()
+//	svc := registry.NewService(store, validator) // validator wraps the cards package
+//	h := registry.NewHandler(svc, registry.WithToken(os.Getenv("AGENTNET_REGISTRY_TOKEN")))
+//	go registry.NewProber(svc).Run(ctx)
+//	http.ListenAndServe("127.0.0.1:8700", h)
+//
+// and its client:
+//
+//	c := registry.NewClient("http://127.0.0.1:8700", registry.WithClientToken(token))
+//	rec, err := c.Register(ctx, "http://127.0.0.1:9001")
+//	hits, err := c.Search(ctx, registry.Query{Text: "palindrome"})
+package registry

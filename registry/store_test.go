@@ -1,0 +1,442 @@
+package registry
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// storeCases runs the Store conformance tests against every store.
+var storeCases = []struct {
+	name string
+	open func(t *testing.T) Store
+}{
+	{"sqlite-memory", func(t *testing.T) Store {
+		s, err := OpenSQLite(t.Context(), ":memory:")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}},
+	{"sqlite-file", func(t *testing.T) Store {
+		s, err := OpenSQLite(t.Context(), filepath.Join(t.TempDir(), "reg.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		return s
+	}},
+}
+
+var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
+func entry(name, desc, skills string, at time.Time, tags ...string) Entry {
+	base := "http://127.0.0.1:1/" + name
+	card := fmt.Sprintf(`{"name":%q,"description":%q}`, name, desc)
+	return Entry{
+		ID: AgentID(base), URL: base, Card: []byte(card), CardHash: fmt.Sprintf("%x", len(card)) + name + desc,
+		Name: name, Description: desc, Tags: tags, SkillText: skills, At: at,
+	}
+}
+
+func TestStore(t *testing.T) {
+	t.Parallel()
+	for _, sc := range storeCases {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			t.Run("PutGetHistory", func(t *testing.T) { t.Parallel(); testPutGet(t, sc.open(t)) })
+			t.Run("Delete", func(t *testing.T) { t.Parallel(); testDelete(t, sc.open(t)) })
+			t.Run("FindByName", func(t *testing.T) { t.Parallel(); testFindByName(t, sc.open(t)) })
+			t.Run("FindRanked", func(t *testing.T) { t.Parallel(); testFindRanked(t, sc.open(t)) })
+			t.Run("Health", func(t *testing.T) { t.Parallel(); testHealth(t, sc.open(t)) })
+		})
+	}
+}
+
+func testPutGet(t *testing.T, s Store) {
+	ctx := t.Context()
+	e := entry("reverser", "Reverses text.", "reverse text", t0, "palindrome", "text")
+	rec, created, err := s.Put(ctx, e)
+	if err != nil || !created {
+		t.Fatalf("Put(new) = created %v, %v; want created", created, err)
+	}
+	want := Record{
+		ID: e.ID, URL: e.URL, Name: "reverser", Description: "Reverses text.", Tags: []string{"palindrome", "text"},
+		Card: e.Card, CardHash: e.CardHash, FirstSeen: t0, LastSeen: t0, LastChanged: t0, LastRegistered: t0,
+		Registrations: 1, Health: Health{Status: StatusUp, CheckedAt: t0},
+	}
+	if d := cmp.Diff(want, rec); d != "" {
+		t.Errorf("Put(new) record mismatch (-want +got):\n%s", d)
+	}
+	// The same card again: registered twice, not changed.
+	t1 := t0.Add(time.Minute)
+	e.At = t1
+	if _, created, err = s.Put(ctx, e); err != nil || created {
+		t.Fatalf("Put(same) = created %v, %v; want an update", created, err)
+	}
+	// A new card: changed.
+	t2 := t0.Add(2 * time.Minute)
+	e2 := entry("reverser", "Reverses text, now faster.", "reverse text", t2, "text")
+	rec, _, err = s.Put(ctx, e2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Get(ctx, e.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = rec
+	want.History = []Revision{
+		{At: t2, CardHash: e2.CardHash, Changed: true},
+		{At: t1, CardHash: e.CardHash, Changed: false},
+		{At: t0, CardHash: e.CardHash, Changed: true},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Get() mismatch (-want +got):\n%s", d)
+	}
+	if got.FirstSeen != t0 || got.LastChanged != t2 || got.LastRegistered != t2 || got.Registrations != 3 {
+		t.Errorf("Get() first/changed/registered/n = %v/%v/%v/%d, want %v/%v/%v/3",
+			got.FirstSeen, got.LastChanged, got.LastRegistered, got.Registrations, t0, t2, t2)
+	}
+	if !slices.Equal(got.Tags, []string{"text"}) {
+		t.Errorf("Get().Tags = %v, want [text]", got.Tags)
+	}
+	// The replaced card's words are gone from the index, the new ones are in.
+	for text, n := range map[string]int{"palindrome": 0, "faster": 1} {
+		p, err := s.Find(ctx, Query{Text: text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Hits) != n {
+			t.Errorf("Find(%q) = %d hits, want %d", text, len(p.Hits), n)
+		}
+	}
+	if _, err := s.Get(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Get(unknown) = %v, want ErrNotFound", err)
+	}
+}
+
+func testDelete(t *testing.T, s Store) {
+	ctx := t.Context()
+	e := entry("reverser", "Reverses text.", "", t0, "text")
+	if _, _, err := s.Put(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Delete(ctx, e.ID); err != nil {
+		t.Fatalf("Delete() = %v", err)
+	}
+	if err := s.Delete(ctx, e.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Delete(again) = %v, want ErrNotFound", err)
+	}
+	if _, err := s.Get(ctx, e.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Get(deleted) = %v, want ErrNotFound", err)
+	}
+	for _, q := range []Query{{Text: "reverses"}, {Tag: "text"}, {}} {
+		p, err := s.Find(ctx, q)
+		if err != nil || len(p.Hits) != 0 {
+			t.Errorf("Find(%+v) after delete = %d hits, %v; want none", q, len(p.Hits), err)
+		}
+	}
+	// Re-registering a deleted agent starts a new history.
+	rec, created, err := s.Put(ctx, e)
+	if err != nil || !created || rec.Registrations != 1 {
+		t.Errorf("Put(after delete) = created %v, registrations %d, %v; want a new record", created, rec.Registrations, err)
+	}
+}
+
+func testFindByName(t *testing.T, s Store) {
+	ctx := t.Context()
+	var want []string
+	for i := range 25 {
+		name := fmt.Sprintf("agent-%02d", (i*7)%25)
+		tags := []string{"all"}
+		if i%2 == 0 {
+			tags = append(tags, "even")
+		}
+		if _, _, err := s.Put(ctx, entry(name, "d", "", t0, tags...)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 25 {
+		want = append(want, fmt.Sprintf("agent-%02d", i))
+	}
+	tests := []struct {
+		q    Query
+		want int
+	}{
+		{Query{Limit: 10}, 25},
+		{Query{Limit: 7, Tag: "all"}, 25},
+		{Query{Limit: 4, Tag: "EVEN"}, 13},
+		{Query{Tag: "none"}, 0},
+		{Query{Statuses: []Status{StatusDown}}, 0},
+		{Query{Statuses: []Status{StatusUp, StatusDown}, Limit: 100}, 25},
+	}
+	for _, tt := range tests {
+		names := pageAll(t, s, tt.q)
+		if len(names) != tt.want {
+			t.Errorf("Find(%+v) pages = %d names, want %d", tt.q, len(names), tt.want)
+		}
+		if !slices.IsSorted(names) {
+			t.Errorf("Find(%+v) names not sorted: %v", tt.q, names)
+		}
+		if tt.want == 25 && !slices.Equal(names, want) {
+			t.Errorf("Find(%+v) = %v, want %v", tt.q, names, want)
+		}
+	}
+}
+
+// pageAll follows cursors and returns every name, failing on a repeat.
+func pageAll(t *testing.T, s Store, q Query) []string {
+	t.Helper()
+	var names []string
+	seen := map[string]bool{}
+	for page := 0; ; page++ {
+		p, err := s.Find(t.Context(), q)
+		if err != nil {
+			t.Fatalf("Find(%+v) = %v", q, err)
+		}
+		if q.Limit > 0 && len(p.Hits) > q.Limit {
+			t.Fatalf("Find(%+v) = %d hits, more than the limit", q, len(p.Hits))
+		}
+		for _, h := range p.Hits {
+			if seen[h.ID] {
+				t.Fatalf("Find(%+v) page %d repeats %s", q, page, h.Name)
+			}
+			seen[h.ID] = true
+			names = append(names, h.Name)
+		}
+		if p.NextCursor == "" {
+			return names
+		}
+		q.Cursor = p.NextCursor
+		if page > 100 {
+			t.Fatal("too many pages")
+		}
+	}
+}
+
+func testFindRanked(t *testing.T, s Store) {
+	ctx := t.Context()
+	docs := []Entry{
+		entry("reverser", "Reverses text for palindrome puzzles.", "reverse-text Reverse text Reverse the characters", t0, "palindrome", "text"),
+		entry("wordcount", "Counts words in a text.", "count-words Count words", t0, "text", "statistics"),
+		entry("chemcalc", "Molar mass of chemical formulas.", "molar-mass Molar mass", t0, "chemistry"),
+		entry("palindromic", "Palindrome palindrome palindrome detector.", "detect", t0, "palindrome"),
+	}
+	for _, e := range docs {
+		if _, _, err := s.Put(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		q    Query
+		want []string // in rank order; nil means "any order of these"
+		set  []string
+	}{
+		{q: Query{Text: "molar mass"}, want: []string{"chemcalc"}},
+		{q: Query{Text: "palindromes"}, set: []string{"palindromic", "reverser"}},
+		{q: Query{Text: "text", Tag: "statistics"}, want: []string{"wordcount"}},
+		{q: Query{Text: "text", Statuses: []Status{StatusDown}}, want: []string{}},
+		{q: Query{Text: "quantum"}, want: []string{}},
+		// SQL and FTS5 syntax are words, never syntax.
+		{q: Query{Text: `'; DROP TABLE agents; --`}, want: []string{}},
+		{q: Query{Text: `" OR 1=1 --`}, want: []string{}},
+		{q: Query{Text: `name:chemcalc NEAR(molar mass) *`}, want: []string{"chemcalc"}},
+	}
+	for _, tt := range tests {
+		p, err := s.Find(ctx, tt.q)
+		if err != nil {
+			t.Errorf("Find(%+v) = %v", tt.q, err)
+			continue
+		}
+		var got []string
+		for i, h := range p.Hits {
+			got = append(got, h.Name)
+			if h.Score <= 0 {
+				t.Errorf("Find(%+v) hit %s score = %v, want > 0", tt.q, h.Name, h.Score)
+			}
+			if i > 0 && h.Score > p.Hits[i-1].Score {
+				t.Errorf("Find(%+v) scores not descending: %v then %v", tt.q, p.Hits[i-1].Score, h.Score)
+			}
+		}
+		if tt.set != nil {
+			slices.Sort(got)
+			if !slices.Equal(got, tt.set) {
+				t.Errorf("Find(%+v) = %v, want %v", tt.q, got, tt.set)
+			}
+			continue
+		}
+		if !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+			t.Errorf("Find(%+v) = %v, want %v", tt.q, got, tt.want)
+		}
+	}
+	// The store is intact after the hostile queries.
+	if got := pageAll(t, s, Query{}); len(got) != len(docs) {
+		t.Errorf("after hostile queries: %d agents, want %d", len(got), len(docs))
+	}
+	// Ranked paging visits every match once, in rank order.
+	for i := range 30 {
+		e := entry(fmt.Sprintf("filler-%02d", i), strings.Repeat("text ", 1+i%5)+"filler", "", t0, "text")
+		if _, _, err := s.Put(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full, err := s.Find(ctx, Query{Text: "text", Limit: MaxLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fullNames []string
+	for _, h := range full.Hits {
+		fullNames = append(fullNames, h.Name)
+	}
+	if paged := pageAll(t, s, Query{Text: "text", Limit: 4}); !slices.Equal(paged, fullNames) {
+		t.Errorf("paged ranked results = %v,\nwant %v", paged, fullNames)
+	}
+	if _, err := s.Find(ctx, Query{Cursor: "garbage"}); err == nil {
+		t.Error("Find(bad cursor) = nil error")
+	}
+	if _, err := s.Find(ctx, Query{Text: "text", Cursor: cursor{Seq: 1}.encode()}); err == nil {
+		t.Error("Find(list cursor on a search) = nil error")
+	}
+}
+
+func testHealth(t *testing.T, s Store) {
+	ctx := t.Context()
+	e := entry("reverser", "Reverses text.", "", t0, "text")
+	if _, _, err := s.Put(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := s.Targets(ctx)
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("Targets() = %v, %v; want one", ts, err)
+	}
+	tg := ts[0]
+	if tg != (Target{ID: e.ID, URL: e.URL, CardHash: e.CardHash}) {
+		t.Errorf("Targets()[0] = %+v", tg)
+	}
+	steps := []struct {
+		p         Probe
+		wantHits  int // search hits for "reverses" with the default statuses
+		wantFails int
+		wantSeen  time.Time
+	}{
+		{Probe{At: t0.Add(1 * time.Minute), Status: StatusDown, Error: "refused"}, 0, 1, t0},
+		{Probe{At: t0.Add(2 * time.Minute), Status: StatusDown, Error: "refused"}, 0, 2, t0},
+		{Probe{At: t0.Add(3 * time.Minute), Status: StatusChanged}, 1, 0, t0.Add(3 * time.Minute)},
+		{Probe{At: t0.Add(4 * time.Minute), Status: StatusUp}, 1, 0, t0.Add(4 * time.Minute)},
+	}
+	for _, st := range steps {
+		if err := s.SetHealth(ctx, tg, st.p); err != nil {
+			t.Fatal(err)
+		}
+		rec, err := s.Get(ctx, e.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Health.Status != st.p.Status || rec.Health.Failures != st.wantFails || !rec.LastSeen.Equal(st.wantSeen) ||
+			rec.Health.Error != st.p.Error || !rec.Health.CheckedAt.Equal(st.p.At) {
+			t.Errorf("after %+v: health %+v, last seen %v; want failures %d, last seen %v", st.p, rec.Health, rec.LastSeen, st.wantFails, st.wantSeen)
+		}
+		p, err := s.Find(ctx, Query{Text: "reverses", Statuses: []Status{StatusUp, StatusChanged}})
+		if err != nil || len(p.Hits) != st.wantHits {
+			t.Errorf("after %+v: search = %d hits, %v; want %d", st.p, len(p.Hits), err, st.wantHits)
+		}
+	}
+	counts, err := s.Count(ctx)
+	if err != nil || counts[StatusUp] != 1 {
+		t.Errorf("Count() = %v, %v; want 1 up", counts, err)
+	}
+	// A probe of a card replaced since Targets is dropped.
+	e.CardHash, e.At = "new", t0.Add(time.Hour)
+	if _, _, err := s.Put(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetHealth(ctx, tg, Probe{At: t0.Add(2 * time.Hour), Status: StatusDown}); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _ := s.Get(ctx, e.ID); rec.Health.Status != StatusUp {
+		t.Errorf("stale probe overwrote a fresh registration: status %s", rec.Health.Status)
+	}
+}
+
+func TestSQLiteMigrations(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	path := filepath.Join(t.TempDir(), "reg.db")
+	s, err := OpenSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := s.SchemaVersion(ctx); err != nil || v != len(migrations) {
+		t.Errorf("SchemaVersion() = %d, %v; want %d", v, err, len(migrations))
+	}
+	e := entry("reverser", "Reverses text.", "", t0, "text")
+	if _, _, err := s.Put(ctx, e); err != nil {
+		t.Fatal(err)
+	}
+	var mode string
+	if err := s.w.QueryRowContext(ctx, "PRAGMA journal_mode").Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal_mode = %q, %v; want wal", mode, err)
+	}
+	s.Close()
+
+	// Reopening migrates nothing and keeps the data.
+	s, err = OpenSQLite(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Get(ctx, e.ID); err != nil {
+		t.Errorf("Get() after reopen = %v", err)
+	}
+	s.Close()
+
+	// A database from a newer agentnet is refused, untouched.
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(fmt.Sprintf("PRAGMA user_version = %d", len(migrations)+1)); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if _, err := OpenSQLite(ctx, path); err == nil || !strings.Contains(err.Error(), "newer") {
+		t.Errorf("OpenSQLite(newer schema) = %v, want a 'newer' error", err)
+	}
+}
+
+func TestSQLiteConcurrentWrites(t *testing.T) {
+	t.Parallel()
+	ctx := context.WithoutCancel(t.Context())
+	s, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "reg.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	errc := make(chan error, 40)
+	for i := range 40 {
+		go func() {
+			_, _, err := s.Put(ctx, entry(fmt.Sprintf("agent-%02d", i%20), "d", "", t0, "t"))
+			if err == nil {
+				_, err = s.Find(ctx, Query{Text: "d"})
+			}
+			errc <- err
+		}()
+	}
+	for range 40 {
+		if err := <-errc; err != nil {
+			t.Error(err)
+		}
+	}
+	if n := len(pageAll(t, s, Query{Limit: 100})); n != 20 {
+		t.Errorf("%d agents after concurrent writes, want 20", n)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/fuzzymatch
+
+go 1.22

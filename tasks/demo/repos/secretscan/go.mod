@@ -1,0 +1,3 @@
+module example.com/secretscan
+
+go 1.22
