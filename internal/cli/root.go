@@ -28,7 +28,9 @@ func version() string {
 // Main runs agentnet with env and returns the process exit code. It is the
 // one place where errors become exit codes and messages on stderr; a panic in
 // a command is reported as an internal error, never as a Go stack trace.
-func Main(env *Env) (code int) {
+func Main(env *Env) int { return mainWith(env, newRootCmd) }
+
+func mainWith(env *Env, newRoot func(*Env) *cobra.Command) (code int) {
 	ctx := env.Ctx
 	if ctx == nil {
 		var stop context.CancelFunc
@@ -41,7 +43,7 @@ func Main(env *Env) (code int) {
 			code = ExitFailed
 		}
 	}()
-	root := newRootCmd(env)
+	root := newRoot(env)
 	root.SetArgs(env.Args)
 	err := root.ExecuteContext(ctx)
 	if err != nil {
