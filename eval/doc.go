@@ -1,0 +1,16 @@
+// Package eval scores agentnet runs: the SW-A²-Bench metrics (pass@k of
+// generation, tries, tokens per repo, single-repo success rate by tier, skill
+// precision and recall, orchestration and execution success of chains), the
+// skill matcher behind precision and recall, and the judges that decide
+// whether an output passes.
+//
+// The metric functions are pure and take plain values, so they can be checked
+// against hand-computed numbers:
+//
+//	eval.PassAtK(5, 2, 3)            // 1 − C(3,3)/C(5,3) = 0.9
+//	m := eval.MatchSkills(generated, truth, eval.DefaultMatchThreshold)
+//	m.Precision, m.Recall            // shares in 0–1
+//
+// Percentages in results are 0–100; the functions here return shares in 0–1
+// and the results layer scales them.
+package eval
