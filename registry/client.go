@@ -57,7 +57,9 @@ func (e *APIError) Error() string {
 }
 
 // Is makes errors.Is(err, ErrNotFound) hold for 404 answers.
-func (e *APIError) Is(target error) bool { return target == ErrNotFound && e.Status == http.StatusNotFound }
+func (e *APIError) Is(target error) bool {
+	return target == ErrNotFound && e.Status == http.StatusNotFound
+}
 
 // Register asks the registry to fetch, validate and store the card of the
 // agent at agentURL, and reports whether the agent is new.

@@ -382,12 +382,32 @@ func decodeCursor(s string) (cursor, error) {
 // matchExpr turns free text into an FTS5 query that matches any of its
 // words. Every word is quoted, so nothing in the text is FTS5 syntax
 // (operators, column filters, quotes) and nothing reaches SQL unbound.
+// Common English words are dropped unless the text has nothing else, so
+// "words of a text" does not match every card that says "of a".
 func matchExpr(text string) string {
 	words := searchWords(text)
-	for i, w := range words {
-		words[i] = `"` + w + `"`
+	var kept []string
+	for _, w := range words {
+		if !stopWords[strings.ToLower(w)] {
+			kept = append(kept, w)
+		}
 	}
-	return strings.Join(words, " OR ")
+	if len(kept) == 0 {
+		kept = words
+	}
+	for i, w := range kept {
+		kept[i] = `"` + w + `"`
+	}
+	return strings.Join(kept, " OR ")
+}
+
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a an and are as at be by for from has have in into is it its of on or
+		that the their this to was were which will with`) {
+		stopWords[w] = true
+	}
 }
 
 // searchWords splits text into the letters-and-digits runs the index holds.

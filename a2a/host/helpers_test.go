@@ -67,7 +67,7 @@ func serveFiles(t *testing.T, dir string, files map[string]string, opts ...host.
 
 // client resolves the card through the well-known path and returns an A2A
 // client speaking protocol version ver ("1.0" or "0.3").
-func client(t *testing.T, base, ver string) *a2aclient.Client {
+func a2aClient(t *testing.T, base, ver string) *a2aclient.Client {
 	t.Helper()
 	ctx := t.Context()
 	card, err := agentcard.DefaultResolver.Resolve(ctx, base)

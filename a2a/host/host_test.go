@@ -88,7 +88,7 @@ func TestSend(t *testing.T) {
 	for _, ver := range []string{"1.0", "0.3"} {
 		t.Run(ver, func(t *testing.T) {
 			t.Parallel()
-			c := client(t, s.URL, ver)
+			c := a2aClient(t, s.URL, ver)
 			req := textMessage("hello world")
 			req.Message.SetMeta("skill", "shout")
 			task := send(t, c, req)
@@ -110,7 +110,7 @@ func TestSend(t *testing.T) {
 func TestSkillChoice(t *testing.T) {
 	t.Parallel()
 	s := serve(t, textkit, map[string]string{"upper.py": upperPy})
-	c := client(t, s.URL, "1.0")
+	c := a2aClient(t, s.URL, "1.0")
 	tests := []struct {
 		name string
 		req  *a2a.SendMessageRequest
@@ -174,7 +174,7 @@ skills:
     run: [no-such-program-agentnet]
 `
 	s := serve(t, agent, nil)
-	c := client(t, s.URL, "1.0")
+	c := a2aClient(t, s.URL, "1.0")
 	tests := []struct {
 		skill string
 		parts []*a2a.Part
@@ -223,7 +223,7 @@ skills:
 	for _, ver := range []string{"1.0", "0.3"} {
 		t.Run(ver, func(t *testing.T) {
 			t.Parallel()
-			c := client(t, s.URL, ver)
+			c := a2aClient(t, s.URL, ver)
 			var states []a2a.TaskState
 			var output string
 			for ev, err := range c.SendStreamingMessage(t.Context(), textMessage("streamed")) {
@@ -274,7 +274,7 @@ skills:
 	s := serve(t, agent, map[string]string{"sleep.sh": script})
 	for _, ver := range []string{"1.0", "0.3"} {
 		t.Run(ver, func(t *testing.T) {
-			c := client(t, s.URL, ver)
+			c := a2aClient(t, s.URL, ver)
 			os.Remove(filepath.Join(pidDir, "child.pid"))
 			req := textMessage("sleep")
 			req.Config = &a2a.SendMessageConfig{ReturnImmediately: true}
@@ -351,7 +351,7 @@ open("report.csv", "w").write("name,total\nx,%d\n" % len(data))
 open("scratch.log", "w").write("not an output")
 `
 	s := serve(t, agent, map[string]string{"report.py": report})
-	c := client(t, s.URL, "1.0")
+	c := a2aClient(t, s.URL, "1.0")
 	workRoot := os.TempDir()
 
 	t.Run("artifacts", func(t *testing.T) {
@@ -416,7 +416,7 @@ open("scratch.log", "w").write("not an output")
 func TestTooLarge(t *testing.T) {
 	t.Parallel()
 	s := serve(t, textkit, map[string]string{"upper.py": upperPy}, host.WithMaxBody(1<<10))
-	c := client(t, s.URL, "1.0")
+	c := a2aClient(t, s.URL, "1.0")
 	_, err := c.SendMessage(t.Context(), textMessage(strings.Repeat("x", 4<<10)))
 	if err == nil {
 		t.Fatal("SendMessage(4 KiB) to a host taking 1 KiB succeeded, want an error")
@@ -431,7 +431,7 @@ func TestLLMChoice(t *testing.T) {
 	})
 	defer fake.Close()
 	s := serve(t, textkit, map[string]string{"upper.py": upperPy}, host.WithLLM(llm.New(fake.Config())))
-	c := client(t, s.URL, "1.0")
+	c := a2aClient(t, s.URL, "1.0")
 	task := send(t, c, textMessage("say hey three times"))
 	if got, want := artifactText(task), "hey hey hey\n"; got != want {
 		t.Errorf("output = %q (%s), want %q", got, statusText(task), want)
@@ -453,7 +453,7 @@ description: Sleeps.
 skills: [{id: sleep, name: Sleep, description: Sleep long., run: [sleep, "30"]}]
 `
 	s := serve(t, agent, nil)
-	c := client(t, s.URL, "1.0")
+	c := a2aClient(t, s.URL, "1.0")
 	done := make(chan *a2a.Task, 1)
 	go func() {
 		res, err := c.SendMessage(t.Context(), textMessage("zz"))

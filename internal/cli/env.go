@@ -23,6 +23,9 @@ type Env struct {
 	Ctx context.Context
 	// Logger receives diagnostics; nil means a text logger on Stderr at warn level.
 	Logger *slog.Logger
+	// Executable is the agentnet binary that hosts agents in child processes;
+	// empty means the running executable.
+	Executable string
 	// IsTerminal reports whether Stdout is a terminal (progress output is shown only then).
 	IsTerminal bool
 }

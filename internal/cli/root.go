@@ -104,6 +104,9 @@ var commands = []func(*Env) *cobra.Command{
 	newSuiteCmd,
 	newSchemaCmd,
 	newServeCmd,
+	newFleetCmd,
+	newRegistryCmd,
+	newReportCmd,
 }
 
 // exactArgs is cobra.ExactArgs with the contract's exit code for bad usage.

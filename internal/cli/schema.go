@@ -7,14 +7,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/tasks"
 )
 
 // schemas maps a file format to its JSON Schema; packages that own a format
 // add theirs here.
 var schemas = map[string]func() []byte{
-	"suite":  tasks.SchemaJSON,
-	"bundle": bundle.SchemaJSON,
+	"suite":   tasks.SchemaJSON,
+	"bundle":  bundle.SchemaJSON,
+	"results": eval.ResultsSchemaJSON,
 }
 
 func newSchemaCmd(env *Env) *cobra.Command {

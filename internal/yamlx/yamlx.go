@@ -107,6 +107,11 @@ func syntaxProblem(file string, err error) Problem {
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if i := strings.Index(rest, ":"); i > 0 {
 			if n, err := strconv.Atoi(rest[:i]); err == nil {
+				// yaml.v3 numbers parser errors ("did not find expected ...")
+				// and tab errors from 0, other scanner errors from 1.
+				if m := strings.TrimSpace(rest[i+1:]); strings.HasPrefix(m, "did not find expected") || strings.HasPrefix(m, "found a tab character") {
+					n++
+				}
 				p.Line, p.Col = n, 1
 				p.Msg = "syntax error:" + rest[i+1:]
 			}
@@ -241,7 +246,7 @@ func (d *Decoder) Decode(n *yaml.Node, v reflect.Value, path string) {
 	case reflect.Interface:
 		var x any
 		if err := n.Decode(&x); err != nil {
-			d.NodeErrorf(n, path, "%v", err)
+			d.NodeErrorf(n, path, "%s", strings.TrimPrefix(err.Error(), "yaml: "))
 			return
 		}
 		v.Set(reflect.ValueOf(normalize(x)))

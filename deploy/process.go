@@ -1,0 +1,199 @@
+package deploy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func init() { Register("process", newProcess) }
+
+// process runs each agent as "agentnet serve" in a child process on a free
+// loopback port.
+type process struct{ cfg Config }
+
+var _ Runtime = (*process)(nil)
+
+func newProcess(cfg Config) (Runtime, error) {
+	if cfg.Self == "" {
+		return nil, errors.New("process runtime: no agentnet executable to run agents with")
+	}
+	return &process{cfg: cfg}, nil
+}
+
+func (p *process) Name() string { return "process" }
+
+// Up starts "agentnet serve BUNDLE --addr 127.0.0.1:PORT" and waits for its
+// card.
+func (p *process) Up(ctx context.Context, spec Spec) (*Agent, error) {
+	bundleDir, err := filepath.Abs(spec.Bundle)
+	if err != nil {
+		return nil, fmt.Errorf("up %s: %w", spec.Name, err)
+	}
+	var lastErr error
+	// The free port may be taken between the probe and the bind; try again.
+	for attempt := 0; attempt < 3; attempt++ {
+		a, err := p.start(ctx, spec, bundleDir)
+		if err == nil {
+			return a, nil
+		}
+		lastErr = err
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+func (p *process) start(ctx context.Context, spec Spec, bundleDir string) (*Agent, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, fmt.Errorf("up %s: %w", spec.Name, err)
+	}
+	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	args := []string{"serve", bundleDir, "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--verbose"}
+	if spec.Setup {
+		args = append(args, "--setup")
+	}
+	var logf *os.File
+	logPath := ""
+	if p.cfg.LogDir != "" {
+		if err := os.MkdirAll(p.cfg.LogDir, 0o755); err != nil {
+			return nil, fmt.Errorf("up %s: log directory: %w", spec.Name, err)
+		}
+		logPath = filepath.Join(p.cfg.LogDir, spec.Name+".log")
+		logf, err = os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("up %s: log: %w", spec.Name, err)
+		}
+		defer logf.Close()
+	}
+	cmd := exec.Command(p.cfg.Self, args...)
+	cmd.Env = p.cfg.Env
+	cmd.Dir = bundleDir
+	if logf != nil {
+		cmd.Stdout, cmd.Stderr = logf, logf
+	}
+	cmd.SysProcAttr = sysProcAttr(p.cfg.Detach)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("up %s: start host: %w", spec.Name, err)
+	}
+	pid := cmd.Process.Pid
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	a := &Agent{Name: spec.Name, URL: url, Runtime: p.Name(), Bundle: bundleDir, ID: strconv.Itoa(pid), Log: logPath, Started: time.Now().UTC()}
+
+	deadline := time.NewTimer(p.cfg.ReadyTimeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-exited:
+			return nil, fmt.Errorf("up %s: the host exited before its card answered (%v)%s", spec.Name, err, logTail(logPath))
+		case <-ctx.Done():
+			killTree(pid)
+			<-exited
+			return nil, ctx.Err()
+		case <-deadline.C:
+			killTree(pid)
+			<-exited
+			return nil, fmt.Errorf("up %s: no card at %s within %s%s", spec.Name, url, p.cfg.ReadyTimeout, logTail(logPath))
+		case <-tick.C:
+			if CardAnswers(ctx, url) == nil {
+				return a, nil
+			}
+		}
+	}
+}
+
+// Down kills the agent's process group: SIGTERM, then SIGKILL after a grace
+// period.
+func (p *process) Down(ctx context.Context, a *Agent) error {
+	pid, err := strconv.Atoi(a.ID)
+	if err != nil || pid <= 0 {
+		return fmt.Errorf("down %s: bad process id %q", a.Name, a.ID)
+	}
+	if err := syscall.Kill(-pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return fmt.Errorf("down %s: %w", a.Name, err)
+	}
+	grace := time.NewTimer(3 * time.Second)
+	defer grace.Stop()
+	for {
+		if !alive(pid) {
+			_ = syscall.Kill(-pid, syscall.SIGKILL) // stragglers of the group
+			return nil
+		}
+		select {
+		case <-grace.C:
+			killTree(pid)
+			return nil
+		case <-ctx.Done():
+			killTree(pid)
+			return ctx.Err()
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
+}
+
+// Health reports whether the agent's card answers.
+func (p *process) Health(ctx context.Context, a *Agent) Health {
+	if err := CardAnswers(ctx, a.URL); err != nil {
+		detail := err.Error()
+		if pid, _ := strconv.Atoi(a.ID); !alive(pid) {
+			detail = "process gone"
+		}
+		return Health{Detail: detail}
+	}
+	return Health{Up: true}
+}
+
+func killTree(pid int) {
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
+}
+
+// alive reports whether pid runs (a zombie does not count).
+func alive(pid int) bool {
+	if pid <= 0 || syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err == nil {
+		s := string(st)
+		if i := strings.LastIndex(s, ") "); i >= 0 && i+2 < len(s) && s[i+2] == 'Z' {
+			return false
+		}
+	}
+	return true
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func logTail(path string) string {
+	if path == "" {
+		return ""
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || len(data) == 0 {
+		return ""
+	}
+	if len(data) > 600 {
+		data = data[len(data)-600:]
+	}
+	return "; log " + path + ":\n" + string(data)
+}

@@ -1,0 +1,88 @@
+package eval
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+
+	"github.com/agentnet/agentnet/tasks"
+)
+
+//go:embed report.html.tmpl
+var reportTemplate string
+
+var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
+	"pct":    pct,
+	"rate":   ratePct,
+	"opt":    optNum,
+	"tiers":  tierRows,
+	"bars":   tierBars,
+	"prbars": prBars,
+	"isChain": func(t TaskResult) bool {
+		return t.Type == tasks.Chain
+	},
+	"isCommission": func(t TaskResult) bool { return t.Type == tasks.Commission && t.Commission != nil },
+	"isSingle":     func(t TaskResult) bool { return t.Type == tasks.Single },
+	"deref":        func(b *bool) bool { return b != nil && *b },
+}).Parse(reportTemplate))
+
+// WriteHTML writes a self-contained HTML report of r (inline CSS and SVG
+// charts, no external assets).
+func WriteHTML(w io.Writer, r *Results) error {
+	if err := reportTmpl.Execute(w, r); err != nil {
+		return fmt.Errorf("render report: %w", err)
+	}
+	return nil
+}
+
+// bar is one bar of an SVG bar chart.
+type bar struct {
+	Label  string
+	Series string
+	Value  float64 // 0–100
+	X, Y   float64
+	W, H   float64
+	Class  string
+	N      int
+}
+
+// tierBars lays out grouped bars (one group per tier, one bar per series)
+// for an SVG chart 560×200 with 20 px margins.
+func tierBars(series ...any) []bar {
+	var out []bar
+	tiers := []string{"easy", "medium", "hard", "overall"}
+	nSeries := len(series) / 2
+	groupW := 520.0 / float64(len(tiers))
+	barW := (groupW - 20) / float64(max(nSeries, 1))
+	for s := 0; s+1 < len(series); s += 2 {
+		name, _ := series[s].(string)
+		tr, _ := series[s+1].(TierRates)
+		for i, row := range tierRows(tr) {
+			h := 160 * row.Rate.SR / 100
+			out = append(out, bar{
+				Label: tiers[i], Series: name, Value: row.Rate.SR, N: row.Rate.N,
+				X: 20 + float64(i)*groupW + 10 + float64(s/2)*barW, Y: 180 - h, W: barW - 2, H: h,
+				Class: fmt.Sprintf("s%d", s/2),
+			})
+		}
+	}
+	return out
+}
+
+// prBars lays out per-repo precision and recall bars.
+func prBars(repos []RepoResult) []bar {
+	var out []bar
+	if len(repos) == 0 {
+		return nil
+	}
+	groupW := 520.0 / float64(len(repos))
+	barW := (groupW - 8) / 2
+	for i, r := range repos {
+		for j, v := range []float64{r.Precision, r.Recall} {
+			h := 160 * v / 100
+			out = append(out, bar{Label: r.ID, Value: v, X: 20 + float64(i)*groupW + 4 + float64(j)*barW, Y: 180 - h, W: barW - 1, H: h, Class: fmt.Sprintf("s%d", j)})
+		}
+	}
+	return out
+}

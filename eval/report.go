@@ -1,0 +1,104 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/agentnet/agentnet/tasks"
+)
+
+// WriteTables writes the paper-style tables of r (generation; single-repo
+// SR by tier; skill precision and recall; orchestration and execution SR of
+// chains; commissions) as aligned plain text.
+func WriteTables(w io.Writer, r *Results) error {
+	s := r.Summary
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	line := func(cells ...string) { fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t") }
+
+	fmt.Fprintf(w, "Suite %s\n\n", r.Suite)
+	fmt.Fprintln(w, "Table 1. Agent generation")
+	line("repos", "attempts", "Pass@1", fmt.Sprintf("Pass@%d", s.Generation.K), "tries", "tokens/repo")
+	line(fmt.Sprint(s.Generation.Repos), fmt.Sprint(s.Generation.Attempts), pct(s.Generation.PassAt1), pct(s.Generation.PassAtK),
+		optNum(s.Generation.Tries, "%.2f"), optNum(s.Generation.TokensPerRepo, "%.0f"))
+	tw.Flush()
+
+	fmt.Fprintln(w, "\nTable 2. Single-repo execution success rate by tier")
+	line("tier", "n", "SR")
+	for _, tr := range tierRows(s.Single) {
+		line(tr.Name, fmt.Sprint(tr.Rate.N), ratePct(tr.Rate))
+	}
+	tw.Flush()
+
+	fmt.Fprintln(w, "\nTable 3. Skill extraction against the ground truth")
+	line("repo", "skills", "precision", "recall")
+	for _, repo := range r.Repos {
+		line(repo.ID, fmt.Sprint(len(repo.Skills)), pct(repo.Precision), pct(repo.Recall))
+	}
+	line("average", "", pct(s.Skills.AvgPrecision), pct(s.Skills.AvgRecall))
+	tw.Flush()
+
+	fmt.Fprintln(w, "\nTable 4. Multi-repo chains: orchestration and execution success by tier")
+	line("tier", "n", "Orch SR", "Exec SR")
+	exec := tierRows(s.Chains.ExecSR)
+	for i, tr := range tierRows(s.Chains.OrchSR) {
+		line(tr.Name, fmt.Sprint(tr.Rate.N), ratePct(tr.Rate), ratePct(exec[i].Rate))
+	}
+	tw.Flush()
+
+	if s.Commission.N > 0 {
+		fmt.Fprintln(w, "\nCommission tasks (held-out result vs development result)")
+		line("task", "stage", "result", "dev", "gap", "gap closure", "gated")
+		for _, t := range r.Tasks {
+			if t.Type != tasks.Commission || t.Commission == nil {
+				continue
+			}
+			c := t.Commission
+			gated := 0
+			for _, cr := range c.Cases {
+				if cr.Status == StatusGated {
+					gated++
+				}
+			}
+			line(t.ID, string(c.Stage), optNum(c.Result, "%.1f"), optNum(c.DevResult, "%.1f"), optNum(c.Gap, "%+.1f"), optNum(c.GapClosure, "%.1f"), fmt.Sprint(gated))
+		}
+		line("mean", "", optNum(s.Commission.Result, "%.1f"), optNum(s.Commission.DevResult, "%.1f"), "", optNum(s.Commission.GapClosure, "%.1f"), fmt.Sprint(s.Commission.GateFailures))
+		tw.Flush()
+	}
+	infra := 0
+	for _, t := range r.Tasks {
+		if t.Status == StatusInfraError {
+			infra++
+		}
+	}
+	if infra > 0 {
+		fmt.Fprintf(w, "\n%d task(s) ended in an infrastructure error and are excluded from the rates.\n", infra)
+	}
+	return nil
+}
+
+type tierRow struct {
+	Name string
+	Rate Rate
+}
+
+func tierRows(t TierRates) []tierRow {
+	return []tierRow{{"easy", t.Easy}, {"medium", t.Medium}, {"hard", t.Hard}, {"overall", t.Overall}}
+}
+
+func pct(v float64) string { return fmt.Sprintf("%.1f%%", v) }
+
+func ratePct(r Rate) string {
+	if r.N == 0 {
+		return "–"
+	}
+	return pct(r.SR)
+}
+
+func optNum(p *float64, format string) string {
+	if p == nil {
+		return "–"
+	}
+	return fmt.Sprintf(format, *p)
+}

@@ -1,0 +1,175 @@
+package eval
+
+import (
+	"encoding/json"
+
+	"github.com/invopop/jsonschema"
+
+	"github.com/agentnet/agentnet/tasks"
+)
+
+// ResultsVersion is the version of the results.json format.
+const ResultsVersion = 1
+
+// Trial statuses.
+const (
+	StatusPassed     = "passed"      // judged and passed
+	StatusFailed     = "failed"      // judged and failed (a wrong answer, or the agent failed the task)
+	StatusError      = "error"       // the agent could not be reached or broke the protocol: counts as a failure
+	StatusGated      = "gated"       // commission: a validity gate failed (startup, crash, timeout): scores 0
+	StatusInfraError = "infra_error" // the testbed's own fault: excluded from every rate, never a 0
+	StatusSkipped    = "skipped"     // not run because a prerequisite failed (its repo has no agent): counts as a failure
+)
+
+// Results is the content of a run's results.json (CONTRACT.md §5).
+type Results struct {
+	Version int          `json:"version"`
+	Suite   string       `json:"suite"`
+	Summary Summary      `json:"summary"`
+	Repos   []RepoResult `json:"repos"`
+	Tasks   []TaskResult `json:"tasks"`
+}
+
+// Summary holds the paper-style aggregate numbers; percentages are 0–100.
+type Summary struct {
+	Generation GenerationSummary `json:"generation"`
+	Single     TierRates         `json:"single"`
+	Skills     SkillSummary      `json:"skills"`
+	Chains     ChainSummary      `json:"chains"`
+	Commission CommissionSummary `json:"commission"`
+}
+
+// GenerationSummary is Table 1: generation.
+type GenerationSummary struct {
+	Repos         int      `json:"repos"`
+	Attempts      int      `json:"attempts"`
+	K             int      `json:"k"`
+	PassAt1       float64  `json:"pass_at_1"`
+	PassAtK       float64  `json:"pass_at_k"`
+	Tries         *float64 `json:"tries" jsonschema:"nullable"`           // null when no repo generated
+	TokensPerRepo *float64 `json:"tokens_per_repo" jsonschema:"nullable"` // null when unknown
+}
+
+// SkillSummary is Table 3: skill precision and recall.
+type SkillSummary struct {
+	AvgPrecision float64 `json:"avg_precision"`
+	AvgRecall    float64 `json:"avg_recall"`
+}
+
+// ChainSummary is Table 4: orchestration and execution success of chains.
+type ChainSummary struct {
+	OrchSR TierRates `json:"orch_sr"`
+	ExecSR TierRates `json:"exec_sr"`
+}
+
+// CommissionSummary aggregates commission tasks; means are null when there
+// is nothing to average.
+type CommissionSummary struct {
+	N            int      `json:"n"`
+	Result       *float64 `json:"result" jsonschema:"nullable"`
+	DevResult    *float64 `json:"dev_result" jsonschema:"nullable"`
+	GateFailures int      `json:"gate_failures"`
+	GapClosure   *float64 `json:"gap_closure" jsonschema:"nullable"`
+}
+
+// RepoResult is one repo's generation record.
+type RepoResult struct {
+	ID        string          `json:"id"`
+	Domain    string          `json:"domain,omitempty"`
+	Attempts  []AttemptResult `json:"attempts"`
+	Generated bool            `json:"generated"`          // some attempt passed the gate
+	Bundle    string          `json:"bundle,omitempty"`   // the bundle deployed (run-relative)
+	Skills    []SkillText     `json:"skills"`             // skills of the deployed bundle
+	Match     *SkillMatch     `json:"match,omitempty"`    // against the ground truth
+	Precision float64         `json:"precision"`          // 0–100
+	Recall    float64         `json:"recall"`             // 0–100
+	Endpoint  string          `json:"endpoint,omitempty"` // where the agent was served
+}
+
+// AttemptResult is one generation attempt.
+type AttemptResult struct {
+	N          int    `json:"n"`
+	OK         bool   `json:"ok"`
+	Reason     string `json:"reason,omitempty"`
+	DurationMS int64  `json:"duration_ms"`
+	TokensIn   *int64 `json:"tokens_in" jsonschema:"nullable"`  // null when unknown
+	TokensOut  *int64 `json:"tokens_out" jsonschema:"nullable"` // null when unknown
+	Dir        string `json:"dir,omitempty"`
+}
+
+// TaskResult is one task's outcome.
+type TaskResult struct {
+	ID         string            `json:"id"`
+	Type       tasks.CaseType    `json:"type"`
+	Tier       tasks.Tier        `json:"tier"`
+	Repo       string            `json:"repo,omitempty"`
+	Status     string            `json:"status"`
+	Pass       bool              `json:"pass"`
+	OrchOK     *bool             `json:"orch_ok,omitempty" jsonschema:"nullable"` // chains: every step went to its repo's agent
+	Reason     string            `json:"reason,omitempty"`
+	DurationMS int64             `json:"duration_ms"`
+	Checks     []tasks.Result    `json:"checks,omitempty"`
+	Output     string            `json:"output,omitempty"` // the final text output (clipped)
+	Artifacts  []string          `json:"artifacts,omitempty"`
+	Steps      []StepResult      `json:"steps,omitempty"`
+	Trace      string            `json:"trace,omitempty"` // run-relative path of the JSON-lines trace
+	Tries      int               `json:"tries,omitempty"` // infra retries used
+	Commission *CommissionResult `json:"commission,omitempty"`
+	TokensIn   int               `json:"tokens_in,omitempty"`
+	TokensOut  int               `json:"tokens_out,omitempty"`
+}
+
+// StepResult is one step of a chain.
+type StepResult struct {
+	Index      int      `json:"index"`
+	Expected   string   `json:"expected"` // the step's repo (answer key)
+	Routed     string   `json:"routed"`   // the repo whose agent really got the step ("" when none)
+	Score      float64  `json:"score,omitempty"`
+	Reason     string   `json:"reason,omitempty"`
+	Outcome    string   `json:"outcome"` // completed, failed, error, no_agent, skipped
+	DurationMS int64    `json:"duration_ms"`
+	Artifacts  []string `json:"artifacts,omitempty"`
+}
+
+// CommissionResult is a commission task's outcome.
+type CommissionResult struct {
+	Stage       tasks.Stage  `json:"stage"`
+	Result      *float64     `json:"result" jsonschema:"nullable"`     // mean held-out score, 0–100
+	DevResult   *float64     `json:"dev_result" jsonschema:"nullable"` // mean dev score, 0–100
+	Gap         *float64     `json:"gap" jsonschema:"nullable"`        // dev_result − result
+	Baseline    *float64     `json:"baseline,omitempty" jsonschema:"nullable"`
+	GapClosure  *float64     `json:"gap_closure,omitempty" jsonschema:"nullable"`
+	TestsPassed *float64     `json:"tests_passed,omitempty" jsonschema:"nullable"` // share of hidden tests passed, 0–100
+	Reward      *float64     `json:"reward,omitempty" jsonschema:"nullable"`       // 1 when every hidden test passed
+	Delivery    string       `json:"delivery,omitempty"`                           // frozen delivery (run-relative)
+	DeliverySHA string       `json:"delivery_sha256,omitempty"`
+	Cases       []CaseResult `json:"cases"`
+}
+
+// CaseResult is one dev or held-out case of a commission.
+type CaseResult struct {
+	ID     string         `json:"id"`
+	Split  string         `json:"split"` // dev or heldout
+	Status string         `json:"status"`
+	Score  float64        `json:"score"`
+	Reason string         `json:"reason,omitempty"`
+	Checks []tasks.Result `json:"checks,omitempty"`
+}
+
+// ResultsSchema returns the JSON Schema of results.json.
+func ResultsSchema() *jsonschema.Schema {
+	r := &jsonschema.Reflector{}
+	s := r.Reflect(&Results{})
+	s.ID = "https://agentnet.dev/schema/results.json"
+	s.Title = "agentnet results"
+	return s
+}
+
+// ResultsSchemaJSON returns ResultsSchema indented as JSON.
+func ResultsSchemaJSON() []byte {
+	b, err := json.MarshalIndent(ResultsSchema(), "", "  ")
+	if err != nil {
+		panic(err) // built from static types
+	}
+	return append(b, '\n')
+}

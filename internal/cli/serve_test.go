@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
+
+	"github.com/agentnet/agentnet/cards"
+)
+
+// lockedBuffer is a bytes.Buffer safe for a command writing while the test
+// reads.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+const shouterYAML = `version: 1
+name: shouter
+description: Turns text into capital letters.
+check: [[python3, --version]]
+skills:
+  - id: shout
+    name: Shout
+    description: Convert the given text to upper case letters.
+    params: {type: object, properties: {text: {type: string}}, required: [text]}
+    run: [python3, -c, "import sys; print(sys.argv[1].upper())", "{{text}}"]
+`
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestServe(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "agent.yaml"), shouterYAML)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var out, errb lockedBuffer
+	env := &Env{Args: []string{"serve", dir}, Stdout: &out, Stderr: &errb, Ctx: ctx,
+		Getenv: func(string) string { return "" }, Environ: os.Environ}
+	code := make(chan int, 1)
+	go func() { code <- Main(env) }()
+
+	var url string
+	deadline := time.Now().Add(10 * time.Second)
+	for url == "" && time.Now().Before(deadline) {
+		url = strings.TrimSpace(out.String())
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("serve printed %q (stderr %q), want its URL", url, errb.String())
+	}
+	resp, err := http.Get(strings.TrimSuffix(url, "/") + "/.well-known/agent-card.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if ps := cards.Validate(data); ps != nil {
+		t.Errorf("served card has problems: %v", ps)
+	}
+	card, err := agentcard.DefaultResolver.Resolve(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := a2aclient.NewFromCard(t.Context(), card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.SendMessage(t.Context(), &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("quiet"))})
+	if err != nil {
+		t.Fatalf("SendMessage() error = %v", err)
+	}
+	task := res.(*a2a.Task)
+	if got := task.Artifacts[0].Parts[0].Text(); got != "QUIET\n" {
+		t.Errorf("output = %q, want QUIET", got)
+	}
+
+	cancel()
+	select {
+	case c := <-code:
+		if c != ExitOK {
+			t.Errorf("serve exited %d after interrupt (stderr %q), want 0", c, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop after interrupt")
+	}
+}
+
+func TestServeInvalid(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		yaml  string
+		args  []string
+		code  int
+		wants []string
+	}{
+		{"bad bundle", "version: 1\nname: x\nskills: [{id: a, run: [echo, '{{nope}}']}]\n", nil, ExitInvalid,
+			[]string{"agent.yaml:1:1: description: missing or empty", "agent.yaml:3:", "skills[0].run[1]: {{nope}} is not a declared parameter"}},
+		{"failing check", strings.Replace(shouterYAML, "[[python3, --version]]", "[[python3, -c, 'import sys; sys.exit(4)']]", 1), nil, ExitFailed,
+			[]string{"check of bundle shouter", "exited with status 4"}},
+		{"unreachable url", shouterYAML, []string{"--url", "http://0.0.0.0:1/"}, ExitInvalid, []string{"unspecified address"}},
+		{"bad flag", shouterYAML, []string{"--colour"}, ExitInvalid, []string{"unknown flag: --colour"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			writeFile(t, filepath.Join(dir, "agent.yaml"), tc.yaml)
+			var out, errb lockedBuffer
+			env := &Env{Args: append([]string{"serve", dir}, tc.args...), Stdout: &out, Stderr: &errb, Ctx: t.Context(),
+				Getenv: func(string) string { return "" }, Environ: os.Environ}
+			if code := Main(env); code != tc.code {
+				t.Errorf("Main(serve) = %d, want %d (stderr %q)", code, tc.code, errb.String())
+			}
+			for _, w := range tc.wants {
+				if !strings.Contains(errb.String(), w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errb.String())
+				}
+			}
+		})
+	}
+}
+
+func TestSchemaBundle(t *testing.T) {
+	t.Parallel()
+	var out, errb bytes.Buffer
+	env := &Env{Args: []string{"schema", "bundle"}, Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	if code := Main(env); code != ExitOK {
+		t.Fatalf("schema bundle = %d (%s)", code, errb.String())
+	}
+	if !strings.Contains(out.String(), `"$id": "https://agentnet.dev/schema/bundle.json"`) {
+		t.Errorf("schema bundle printed %.200s", out.String())
+	}
+}
