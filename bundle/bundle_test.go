@@ -162,7 +162,7 @@ skills: [{id: a, name: A, description: d, run: [echo]}]
 		{
 			name: "syntax error",
 			yaml: "version: 1\nname: [x\n",
-			want: []string{"agent.yaml:1:1: syntax error"},
+			want: []string{"agent.yaml:2:7: syntax error"},
 		},
 	}
 	for _, tc := range tests {
@@ -214,6 +214,8 @@ func TestExpand(t *testing.T) {
 	}{
 		{"literal values need no quoting", Command{"echo", "{{text}}"}, map[string]any{"text": "a b; rm -rf / $(x)"}, []string{"echo", "a b; rm -rf / $(x)"}},
 		{"numbers and bools", Command{"t", "{{n}}", "{{f}}", "{{b}}"}, map[string]any{"n": 3, "f": 1.5, "b": true}, []string{"t", "3", "1.5", "true"}},
+		{"switch on", Command{"t", "--json", "{{b}}", "x"}, map[string]any{"b": true}, []string{"t", "--json", "x"}},
+		{"switch off", Command{"t", "--json", "{{b}}", "x"}, map[string]any{"b": false}, []string{"t", "x"}},
 		{"embedded", Command{"t", "--n={{n}}", "{{workdir}}/out.txt"}, map[string]any{"n": 3.0}, []string{"t", "--n=3", "/work/out.txt"}},
 		{"absent optional drops its flag", Command{"t", "--n", "{{n}}", "-v", "{{file}}"}, map[string]any{"file": "x"}, []string{"t", "-v", "x"}},
 		{"absent embedded", Command{"t", "--n={{n}}", "x"}, nil, []string{"t", "x"}},

@@ -60,7 +60,10 @@ func (v Vars) lookup(name string) (string, bool) {
 // An element that is exactly "{{name}}" for a list value expands into one
 // element per item. An element whose parameter has no value is dropped, and
 // so is a flag ("-n", "--count") right before it, so that optional
-// parameters can be written as [--n, "{{n}}"]. Objects are passed as JSON.
+// parameters can be written as [--n, "{{n}}"]. A boolean value right after
+// such a flag makes it a switch: true keeps the flag alone, false drops it,
+// so [--json, "{{json}}"] gives "--json" or nothing. Objects are passed as
+// JSON.
 func Expand(tmpl Command, vars Vars, args map[string]any) ([]string, error) {
 	var out []string
 	for i, el := range tmpl {
@@ -69,6 +72,12 @@ func Expand(tmpl Command, vars Vars, args map[string]any) ([]string, error) {
 			v, ok := args[names[0]]
 			if !ok || v == nil {
 				out = dropFlag(out, tmpl, i)
+				continue
+			}
+			if b, ok := v.(bool); ok && afterFlag(out, tmpl, i) {
+				if !b {
+					out = out[:len(out)-1]
+				}
 				continue
 			}
 			if list, ok := v.([]any); ok {
@@ -120,6 +129,16 @@ func Expand(tmpl Command, vars Vars, args map[string]any) ([]string, error) {
 		out[0] = filepath.Join(vars.Repo, p)
 	}
 	return out, nil
+}
+
+// afterFlag reports whether the template's previous element was a literal
+// flag that is the last output element.
+func afterFlag(out []string, tmpl Command, i int) bool {
+	if i == 0 || len(out) == 0 {
+		return false
+	}
+	prev := tmpl[i-1]
+	return strings.HasPrefix(prev, "-") && len(Placeholders(prev)) == 0 && out[len(out)-1] == prev
 }
 
 // dropFlag removes the previous output element when the template's previous

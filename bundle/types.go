@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/invopop/jsonschema"
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/agentnet/agentnet/internal/schemax"
 	"github.com/agentnet/agentnet/internal/yamlx"

@@ -80,6 +80,10 @@ func Schema() *jsonschema.Schema {
 		}
 		c.Required = without(c.Required, "supportedInterfaces")
 	}
+	if caps := s.Definitions["AgentCapabilities"]; caps != nil {
+		// A2A 0.3 capability that 1.0 dropped; 0.3 SDKs serve it.
+		caps.Properties.Set("stateTransitionHistory", &jsonschema.Schema{Type: "boolean"})
+	}
 	if sk := s.Definitions["AgentSkill"]; sk != nil {
 		sk.Properties.Set("security", &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "object"}})
 	}

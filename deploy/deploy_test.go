@@ -1,11 +1,13 @@
 package deploy_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -13,15 +15,42 @@ import (
 	"github.com/agentnet/agentnet/deploy"
 )
 
-// agentnetBinary builds the agentnet command once per test binary.
-func agentnetBinary(t *testing.T) string {
+var (
+	buildOnce sync.Once
+	builtExe  string
+	buildErr  error
+)
+
+// agentnetBinary builds the agentnet command once per test binary, static
+// (CGO_ENABLED=0), so that the docker runtime's images need no libraries for
+// it.
+func agentnetBinary(t testing.TB) string {
 	t.Helper()
-	exe := filepath.Join(t.TempDir(), "agentnet")
-	cmd := exec.CommandContext(t.Context(), "go", "build", "-o", exe, "github.com/agentnet/agentnet/cmd/agentnet")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "agentnet-deploy-test-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		builtExe = filepath.Join(dir, "agentnet")
+		cmd := exec.Command("go", "build", "-o", builtExe, "github.com/agentnet/agentnet/cmd/agentnet")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
 	}
-	return exe
+	return builtExe
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtExe != "" {
+		os.RemoveAll(filepath.Dir(builtExe))
+	}
+	os.Exit(code)
 }
 
 func writeBundle(t *testing.T, name, skillRun string) string {

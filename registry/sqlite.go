@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 
@@ -62,6 +64,14 @@ var migrations = []string{
 		name, description, skills, tags, examples,
 		tokenize = 'porter unicode61 remove_diacritics 2'
 	);`,
+	// 2: cards move to their own table, so that the rows searches and
+	// filters touch stay small.
+	`CREATE TABLE agent_cards (
+		agent_seq INTEGER PRIMARY KEY REFERENCES agents(seq) ON DELETE CASCADE,
+		card      TEXT NOT NULL -- canonical JSON
+	);
+	INSERT INTO agent_cards (agent_seq, card) SELECT seq, card FROM agents;
+	ALTER TABLE agents DROP COLUMN card;`,
 }
 
 // bm25Weights weigh the full-text columns: name, description, skills, tags,
@@ -72,8 +82,11 @@ const bm25Weights = "8.0, 3.0, 4.0, 4.0, 1.0"
 // in-memory database), written through a single connection and read through
 // a small pool. It is safe for concurrent use.
 type SQLiteStore struct {
-	w *sql.DB // the one writer
-	r *sql.DB // readers; the same as w for in-memory databases
+	w   *sql.DB // the one writer
+	r   *sql.DB // readers; the same as w for in-memory databases
+	dfs docFreqs
+	// exactMax and budget are exactRankMax and rankBudget; tests shrink them.
+	exactMax, budget int
 }
 
 var _ Store = (*SQLiteStore)(nil)
@@ -87,7 +100,7 @@ func OpenSQLite(ctx context.Context, path string) (*SQLiteStore, error) {
 	for _, p := range []string{"busy_timeout(10000)", "foreign_keys(1)"} {
 		pragmas.Add("_pragma", p)
 	}
-	var s SQLiteStore
+	s := SQLiteStore{exactMax: exactRankMax, budget: rankBudget}
 	if path == ":memory:" {
 		db, err := sql.Open("sqlite", "file::memory:?"+pragmas.Encode())
 		if err != nil {
@@ -199,10 +212,10 @@ func putTx(ctx context.Context, tx *sql.Tx, e Entry) (seq int64, created bool, e
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		created = true
-		err = tx.QueryRowContext(ctx, `INSERT INTO agents (id, url, name, description, tags, card, card_hash,
+		err = tx.QueryRowContext(ctx, `INSERT INTO agents (id, url, name, description, tags, card_hash,
 			first_seen, last_seen, last_changed, last_registered, registrations, status, checked_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING seq`,
-			e.ID, e.URL, e.Name, e.Description, string(tags), string(e.Card), e.CardHash,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING seq`,
+			e.ID, e.URL, e.Name, e.Description, string(tags), e.CardHash,
 			at, at, at, at, StatusUp, at).Scan(&seq)
 		if err != nil {
 			return 0, false, err
@@ -212,11 +225,11 @@ func putTx(ctx context.Context, tx *sql.Tx, e Entry) (seq int64, created bool, e
 	default:
 		// A registration is a successful fetch: the agent is up, whatever
 		// the prober said before.
-		_, err = tx.ExecContext(ctx, `UPDATE agents SET url = ?, name = ?, description = ?, tags = ?, card = ?,
+		_, err = tx.ExecContext(ctx, `UPDATE agents SET url = ?, name = ?, description = ?, tags = ?,
 			card_hash = ?, last_seen = ?, last_changed = CASE WHEN card_hash = ? THEN last_changed ELSE ? END,
 			last_registered = ?, registrations = registrations + 1, status = ?, checked_at = ?, failures = 0,
 			last_error = '' WHERE seq = ?`,
-			e.URL, e.Name, e.Description, string(tags), string(e.Card), e.CardHash, at, e.CardHash, at,
+			e.URL, e.Name, e.Description, string(tags), e.CardHash, at, e.CardHash, at,
 			at, StatusUp, at, seq)
 		if err != nil {
 			return 0, false, err
@@ -227,6 +240,11 @@ func putTx(ctx context.Context, tx *sql.Tx, e Entry) (seq int64, created bool, e
 		if _, err = tx.ExecContext(ctx, "DELETE FROM agents_fts WHERE rowid = ?", seq); err != nil {
 			return 0, false, err
 		}
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO agent_cards (agent_seq, card) VALUES (?, ?)
+		ON CONFLICT (agent_seq) DO UPDATE SET card = excluded.card`, seq, string(e.Card))
+	if err != nil {
+		return 0, false, err
 	}
 	for _, t := range e.Tags {
 		if _, err = tx.ExecContext(ctx, "INSERT OR IGNORE INTO agent_tags (tag, agent_seq) VALUES (?, ?)", t, seq); err != nil {
@@ -254,11 +272,11 @@ func putTx(ctx context.Context, tx *sql.Tx, e Entry) (seq int64, created bool, e
 }
 
 // recordCols are the columns scanRecord reads, in its order.
-const recordCols = `a.seq, a.id, a.url, a.name, a.description, a.tags, a.card, a.card_hash,
+const recordCols = `a.seq, a.id, a.url, a.name, a.description, a.tags, c.card, a.card_hash,
 	a.first_seen, a.last_seen, a.last_changed, a.last_registered, a.registrations,
 	a.status, a.checked_at, a.failures, a.last_error`
 
-const selectRecord = "SELECT " + recordCols + " FROM agents a"
+const selectRecord = "SELECT " + recordCols + " FROM agents a JOIN agent_cards c ON c.agent_seq = a.seq"
 
 type rowScanner interface{ Scan(...any) error }
 
@@ -379,26 +397,35 @@ func decodeCursor(s string) (cursor, error) {
 	return c, nil
 }
 
-// matchExpr turns free text into an FTS5 query that matches any of its
-// words. Every word is quoted, so nothing in the text is FTS5 syntax
-// (operators, column filters, quotes) and nothing reaches SQL unbound.
-// Common English words are dropped unless the text has nothing else, so
-// "words of a text" does not match every card that says "of a".
-func matchExpr(text string) string {
-	words := searchWords(text)
+// Search words. Every word becomes a quoted FTS5 phrase, so nothing in the
+// text is FTS5 syntax (operators, column filters, quotes), and the MATCH
+// expression is a bound parameter, so nothing reaches SQL unbound.
+
+// queryWords returns the distinct lowercased words of a search text, without
+// common English words unless the text has nothing else: "words of a text"
+// must not match every card that says "of a".
+func queryWords(text string) []string {
+	all := searchWords(strings.ToLower(text))
 	var kept []string
-	for _, w := range words {
-		if !stopWords[strings.ToLower(w)] {
+	for _, w := range all {
+		if !stopWords[w] {
 			kept = append(kept, w)
 		}
 	}
 	if len(kept) == 0 {
-		kept = words
+		kept = all
 	}
-	for i, w := range kept {
-		kept[i] = `"` + w + `"`
+	slices.Sort(kept)
+	return slices.Compact(kept)
+}
+
+// matchAny is the FTS5 expression matching any of words.
+func matchAny(words []string) string {
+	ph := make([]string, len(words))
+	for i, w := range words {
+		ph[i] = `"` + w + `"`
 	}
-	return strings.Join(kept, " OR ")
+	return strings.Join(ph, " OR ")
 }
 
 var stopWords = map[string]bool{}
@@ -415,7 +442,77 @@ func searchWords(text string) []string {
 	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// Find implements Store.
+// Common words. FTS5's bm25 costs a few microseconds for every matching
+// card, so a query of words found in tens of thousands of cards would rank
+// them all. In a registry of more than exactRankMax cards, a query's words
+// are therefore matched rarest first, while the cards they match stay within
+// rankBudget; the more common words left are dropped (a word in most cards
+// says little about which one is wanted: bm25 gives a word in more than half
+// of them no weight at all). When even the rarest word matches more than
+// rankBudget cards, its rankBudget most recently registered matches are
+// ranked. Smaller registries always rank every match.
+const (
+	exactRankMax    = 5000
+	rankBudget      = 4000
+	docFreqTTL      = time.Minute
+	docFreqCacheMax = 10000
+)
+
+// docFreqs caches how many cards contain each word, and how many cards
+// there are; counts are refreshed after docFreqTTL.
+type docFreqs struct {
+	mu    sync.Mutex
+	at    time.Time
+	cards int
+	df    map[string]int
+}
+
+// plan returns the MATCH expression for words and how many of the most
+// recently registered matches to rank (0: all).
+func (s *SQLiteStore) plan(ctx context.Context, words []string) (string, int, error) {
+	s.dfs.mu.Lock()
+	defer s.dfs.mu.Unlock()
+	if time.Since(s.dfs.at) > docFreqTTL || len(s.dfs.df) > docFreqCacheMax {
+		if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM agents").Scan(&s.dfs.cards); err != nil {
+			return "", 0, err
+		}
+		s.dfs.at, s.dfs.df = time.Now(), map[string]int{}
+	}
+	if s.dfs.cards <= s.exactMax {
+		return matchAny(words), 0, nil
+	}
+	type wdf struct {
+		w  string
+		df int
+	}
+	var ws []wdf
+	for _, w := range words {
+		df, ok := s.dfs.df[w]
+		if !ok {
+			err := s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM agents_fts WHERE agents_fts MATCH ?", matchAny([]string{w})).Scan(&df)
+			if err != nil {
+				return "", 0, err
+			}
+			s.dfs.df[w] = df
+		}
+		ws = append(ws, wdf{w, df})
+	}
+	slices.SortFunc(ws, func(a, b wdf) int { return a.df - b.df })
+	if ws[0].df > s.budget {
+		return matchAny([]string{ws[0].w}), s.budget, nil
+	}
+	kept, total := []string{}, 0
+	for _, x := range ws {
+		if total+x.df > s.budget {
+			break
+		}
+		kept, total = append(kept, x.w), total+x.df
+	}
+	return matchAny(kept), 0, nil
+}
+
+// Find implements Store. It picks one page of row numbers first, then reads
+// those records, so that ranking and sorting never carry cards around.
 func (s *SQLiteStore) Find(ctx context.Context, q Query) (Page, error) {
 	limit := q.Limit
 	if limit <= 0 {
@@ -437,70 +534,150 @@ func (s *SQLiteStore) Find(ctx context.Context, q Query) (Page, error) {
 		args []any
 	)
 	if ranked {
-		expr := matchExpr(q.Text)
-		if expr == "" {
+		words := queryWords(q.Text)
+		if len(words) == 0 {
 			return Page{}, invalid("query", "search text has no letters or digits")
 		}
-		sb.WriteString("SELECT " + recordCols + `, f.score FROM (SELECT rowid AS rid, bm25(agents_fts, ` + bm25Weights + `) AS score
-			FROM agents_fts WHERE agents_fts MATCH ?) f JOIN agents a ON a.seq = f.rid WHERE 1 = 1`)
+		expr, candidates, err := s.plan(ctx, words)
+		if err != nil {
+			return Page{}, fmt.Errorf("find agents: plan %q: %w", q.Text, err)
+		}
+		sb.WriteString(`SELECT f.rid, f.score FROM (SELECT rowid AS rid, bm25(agents_fts, ` + bm25Weights + `) AS score
+			FROM agents_fts WHERE agents_fts MATCH ?`)
 		args = append(args, expr)
+		if candidates > 0 {
+			sb.WriteString(" ORDER BY rowid DESC LIMIT ?")
+			args = append(args, candidates)
+		}
+		// Filters test row numbers against small sets, so ranking never
+		// reads the agents table: status by exclusion (down agents are
+		// few), tags through their index.
+		sb.WriteString(") f WHERE 1 = 1")
+		if excl := excludedStatuses(q.Statuses); len(excl) > 0 {
+			sb.WriteString(" AND f.rid NOT IN (SELECT seq FROM agents WHERE status IN (" + placeholders(len(excl)) + "))")
+			for _, st := range excl {
+				args = append(args, string(st))
+			}
+		}
+		if q.Tag != "" {
+			sb.WriteString(" AND f.rid IN (SELECT agent_seq FROM agent_tags WHERE tag = ?)")
+			args = append(args, strings.ToLower(strings.TrimSpace(q.Tag)))
+		}
 	} else {
-		sb.WriteString("SELECT " + recordCols + ", 0.0 FROM agents a WHERE 1 = 1")
-	}
-	if len(q.Statuses) > 0 {
-		sb.WriteString(" AND a.status IN (" + strings.TrimSuffix(strings.Repeat("?, ", len(q.Statuses)), ", ") + ")")
-		for _, st := range q.Statuses {
-			args = append(args, string(st))
+		sb.WriteString("SELECT a.seq, 0.0 FROM agents a WHERE 1 = 1")
+		if len(q.Statuses) > 0 {
+			sb.WriteString(" AND a.status IN (" + placeholders(len(q.Statuses)) + ")")
+			for _, st := range q.Statuses {
+				args = append(args, string(st))
+			}
+		}
+		if q.Tag != "" {
+			sb.WriteString(" AND EXISTS (SELECT 1 FROM agent_tags t WHERE t.tag = ? AND t.agent_seq = a.seq)")
+			args = append(args, strings.ToLower(strings.TrimSpace(q.Tag)))
 		}
 	}
-	if q.Tag != "" {
-		sb.WriteString(" AND EXISTS (SELECT 1 FROM agent_tags t WHERE t.tag = ? AND t.agent_seq = a.seq)")
-		args = append(args, strings.ToLower(strings.TrimSpace(q.Tag)))
-	}
-	if q.Cursor != "" {
-		if ranked {
-			sb.WriteString(" AND (f.score > ? OR (f.score = ? AND a.seq > ?))")
-			args = append(args, c.Score, c.Score, c.Seq)
-		} else {
-			sb.WriteString(" AND (a.name > ? OR (a.name = ? AND a.seq > ?))")
-			args = append(args, c.Name, c.Name, c.Seq)
-		}
+	switch {
+	case q.Cursor != "" && ranked:
+		sb.WriteString(" AND (f.score > ? OR (f.score = ? AND f.rid > ?))")
+		args = append(args, c.Score, c.Score, c.Seq)
+	case q.Cursor != "":
+		sb.WriteString(" AND (a.name > ? OR (a.name = ? AND a.seq > ?))")
+		args = append(args, c.Name, c.Name, c.Seq)
 	}
 	if ranked {
-		sb.WriteString(" ORDER BY f.score, a.seq")
+		sb.WriteString(" ORDER BY f.score, f.rid")
 	} else {
 		sb.WriteString(" ORDER BY a.name, a.seq")
 	}
 	sb.WriteString(" LIMIT ?")
 	args = append(args, limit+1)
 
-	rows, err := s.r.QueryContext(ctx, sb.String(), args...)
+	// One read transaction: both steps see the same snapshot.
+	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return Page{}, fmt.Errorf("find agents: %w", err)
+	}
+	defer tx.Rollback()
+	type pick struct {
+		seq   int64
+		score float64
+	}
+	var picks []pick
+	rows, err := tx.QueryContext(ctx, sb.String(), args...)
+	if err != nil {
+		return Page{}, fmt.Errorf("find agents: %w", err)
+	}
+	for rows.Next() {
+		var p pick
+		if err := rows.Scan(&p.seq, &p.score); err != nil {
+			rows.Close()
+			return Page{}, fmt.Errorf("find agents: %w", err)
+		}
+		picks = append(picks, p)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return Page{}, fmt.Errorf("find agents: %w", err)
+	}
+	more := len(picks) > limit
+	picks = picks[:min(len(picks), limit)]
+
+	page := Page{Hits: make([]Hit, 0, len(picks))}
+	if len(picks) == 0 {
+		return page, nil
+	}
+	recs := make(map[int64]Record, len(picks))
+	seqs := make([]any, len(picks))
+	for i, p := range picks {
+		seqs[i] = p.seq
+	}
+	rows, err = tx.QueryContext(ctx, selectRecord+" WHERE a.seq IN ("+strings.TrimSuffix(strings.Repeat("?, ", len(seqs)), ", ")+")", seqs...)
 	if err != nil {
 		return Page{}, fmt.Errorf("find agents: %w", err)
 	}
 	defer rows.Close()
-	page := Page{Hits: []Hit{}}
-	var last cursor
 	for rows.Next() {
 		var seq int64
-		var score float64
-		rec, err := scanRecord(seqScanner{rows, &seq}, &score)
+		rec, err := scanRecord(seqScanner{rows, &seq})
 		if err != nil {
 			return Page{}, fmt.Errorf("find agents: %w", err)
 		}
-		if len(page.Hits) == limit {
-			page.NextCursor = last.encode()
-			break
-		}
-		// bm25 is lower for better matches; the API's scores are higher.
-		page.Hits = append(page.Hits, Hit{Score: -score, Record: rec})
-		last = cursor{Ranked: ranked, Score: score, Name: rec.Name, Seq: seq}
+		recs[seq] = rec
 	}
 	if err := rows.Err(); err != nil {
 		return Page{}, fmt.Errorf("find agents: %w", err)
 	}
+	var last cursor
+	for _, p := range picks {
+		rec, ok := recs[p.seq]
+		if !ok {
+			continue
+		}
+		// bm25 is lower for better matches; the API's scores are higher.
+		page.Hits = append(page.Hits, Hit{Score: -p.score, Record: rec})
+		last = cursor{Ranked: ranked, Score: p.score, Name: rec.Name, Seq: p.seq}
+	}
+	if more {
+		page.NextCursor = last.encode()
+	}
 	return page, nil
 }
+
+// excludedStatuses returns the statuses a filter on keep leaves out.
+func excludedStatuses(keep []Status) []Status {
+	if len(keep) == 0 {
+		return nil
+	}
+	var out []Status
+	for _, st := range Statuses {
+		if !slices.Contains(keep, st) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
 
 // seqScanner captures the row number scanRecord skips.
 type seqScanner struct {

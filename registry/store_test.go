@@ -440,3 +440,62 @@ func TestSQLiteConcurrentWrites(t *testing.T) {
 		t.Errorf("%d agents after concurrent writes, want 20", n)
 	}
 }
+
+func TestSQLiteRankBudget(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	s, err := OpenSQLite(ctx, ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	s.exactMax, s.budget = 10, 15
+	// "rare" is in 3 cards, "mid" in 10, "common" in all 30.
+	for i := range 30 {
+		words := "common"
+		if i < 10 {
+			words += " mid"
+		}
+		if i%10 == 0 {
+			words += " rare"
+		}
+		if _, _, err := s.Put(ctx, entry(fmt.Sprintf("c%02d", i), words, "", t0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		text       string
+		expr       string
+		candidates int
+		hits       int
+	}{
+		{"rare mid common", `"rare" OR "mid"`, 0, 12}, // 3 + 10 within the budget; common left out
+		{"mid common", `"mid"`, 0, 10},
+		{"common", `"common"`, 15, 15}, // the 15 most recent of 30
+		{"common of the", `"common"`, 15, 15},
+		{"absent common", `"absent"`, 0, 0},
+	}
+	for _, tt := range tests {
+		expr, cand, err := s.plan(ctx, queryWords(tt.text))
+		if err != nil || expr != tt.expr || cand != tt.candidates {
+			t.Errorf("plan(%q) = %q, %d, %v; want %q, %d", tt.text, expr, cand, err, tt.expr, tt.candidates)
+		}
+		names := pageAll(t, s, Query{Text: tt.text, Limit: 7})
+		if len(names) != tt.hits {
+			t.Errorf("Find(%q) = %d hits, want %d", tt.text, len(names), tt.hits)
+		}
+		if tt.candidates > 0 {
+			for _, n := range names {
+				if n < "c15" {
+					t.Errorf("Find(%q) ranked %s, which is not among the 15 most recent", tt.text, n)
+				}
+			}
+		}
+	}
+	// A registry within exactMax ranks every match of every word.
+	s.exactMax = 100
+	s.dfs.at = time.Time{}
+	if expr, cand, _ := s.plan(ctx, queryWords("rare mid common")); expr != `"common" OR "mid" OR "rare"` || cand != 0 {
+		t.Errorf("plan() in a small registry = %q, %d; want every word, all matches", expr, cand)
+	}
+}

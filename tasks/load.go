@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 
 	"github.com/agentnet/agentnet/internal/yamlx"
 )

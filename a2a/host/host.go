@@ -16,6 +16,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
+	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/agentnet/agentnet/bundle"
@@ -144,8 +145,11 @@ func New(b *bundle.Bundle, url string, opts ...Option) (*Host, error) {
 	}
 
 	h.agent = &agent{h: h}
+	store := taskstore.NewInMemory(nil)
 	handler := a2asrv.NewHandler(h.agent,
 		a2asrv.WithLogger(h.log),
+		a2asrv.WithTaskStore(store),
+		a2asrv.WithCallInterceptors(finishedTaskGuard{store: store}),
 		a2asrv.WithCapabilityChecks(&h.card.Capabilities),
 		a2asrv.WithExecutionPanicHandler(func(r any) error {
 			h.log.Error("skill execution panicked", "panic", r)
@@ -196,6 +200,13 @@ func (h *Host) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	_ = json.Unmarshal(data, &peek) // a malformed body is the protocol handler's to report
 	r.Body = io.NopCloser(bytes.NewReader(data))
+	if isNotification(data) {
+		// Processed, never answered (JSON-RPC 2.0 §4.1).
+		defer w.WriteHeader(http.StatusNoContent) // w is the real writer here
+		w = &discard{}
+	}
+	// a2av0 writes errors without a Content-Type; streams set their own.
+	w.Header().Set("Content-Type", "application/json")
 	if strings.Contains(peek.Method, "/") {
 		h.v0.ServeHTTP(w, r)
 		return

@@ -240,7 +240,7 @@ func newFleetStatusCmd(env *Env) *cobra.Command {
 			for i, a := range st.Agents {
 				g.Go(func() error {
 					rows[i] = agentStatus{Agent: a, Uptime: time.Since(a.Started).Round(time.Second).String()}
-					if rt, err := deploy.Open(a.Runtime, deploy.Config{Self: "agentnet"}); err == nil {
+					if rt, err := deploy.Open(a.Runtime, deploy.Config{Self: "agentnet", Env: env.childEnv()}); err == nil {
 						rows[i].Health = rt.Health(ctx, a)
 					} else {
 						rows[i].Health = deploy.Health{Detail: err.Error()}
@@ -296,7 +296,7 @@ func newFleetDownCmd(env *Env) *cobra.Command {
 			var left []*deploy.Agent
 			var errs []error
 			for _, a := range st.Agents {
-				rt, err := deploy.Open(a.Runtime, deploy.Config{Self: "agentnet"})
+				rt, err := deploy.Open(a.Runtime, deploy.Config{Self: "agentnet", Env: env.childEnv()})
 				if err == nil {
 					err = rt.Down(ctx, a)
 				}

@@ -106,7 +106,10 @@ var commands = []func(*Env) *cobra.Command{
 	newServeCmd,
 	newFleetCmd,
 	newRegistryCmd,
+	newAuditCmd,
 	newReportCmd,
+	newGenerateCmd,
+	newRunCmd,
 }
 
 // exactArgs is cobra.ExactArgs with the contract's exit code for bad usage.

@@ -6,10 +6,9 @@ import (
 	"math"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"go.yaml.in/yaml/v4"
 )
 
 // Pos is a position in a file, 1-based.
@@ -100,27 +99,25 @@ func (d *Decoder) DecodeBytes(data []byte, v any) {
 	d.Decode(doc.Content[0], reflect.ValueOf(v).Elem(), "")
 }
 
-// syntaxProblem turns a yaml.v3 syntax error ("yaml: line 3: ...") into a Problem.
+// syntaxProblem turns a YAML syntax error into a Problem.
 func syntaxProblem(file string, err error) Problem {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	p := Problem{File: file, Msg: "syntax error: " + msg}
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if i := strings.Index(rest, ":"); i > 0 {
-			if n, err := strconv.Atoi(rest[:i]); err == nil {
-				// yaml.v3 numbers parser errors ("did not find expected ...")
-				// and tab errors from 0, other scanner errors from 1.
-				if m := strings.TrimSpace(rest[i+1:]); strings.HasPrefix(m, "did not find expected") || strings.HasPrefix(m, "found a tab character") {
-					n++
-				}
-				p.Line, p.Col = n, 1
-				p.Msg = "syntax error:" + rest[i+1:]
+	var le *yaml.LoadError
+	if errors.As(err, &le) {
+		p := Problem{File: file, Line: le.Mark.Line, Col: le.Mark.Column, Msg: "syntax error: " + le.Message}
+		// A parser error is best shown where its construct starts (an
+		// unclosed "["); a scanner error where the scanner stopped.
+		if le.Stage == yaml.ParserStage && le.ContextMark.Line > 0 {
+			p.Line, p.Col = le.ContextMark.Line, le.ContextMark.Column
+			if le.ContextMsg != "" {
+				p.Msg += " (" + le.ContextMsg + ")"
 			}
 		}
+		if p.Line == 0 {
+			p.Line, p.Col = 1, 1
+		}
+		return p
 	}
-	if p.Line == 0 {
-		p.Line, p.Col = 1, 1
-	}
-	return p
+	return Problem{File: file, Line: 1, Col: 1, Msg: "syntax error: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 }
 
 // Err returns the problems found so far, sorted by position, or nil.

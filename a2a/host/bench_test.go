@@ -1,0 +1,146 @@
+package host_test
+
+import (
+	"context"
+	"iter"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
+
+	"github.com/agentnet/agentnet/a2a/host"
+	"github.com/agentnet/agentnet/bundle"
+)
+
+// The round-trip benchmarks send one message and wait for its finished
+// task, over JSON-RPC on loopback, through a2a-go/v2's client:
+//
+//	go test ./a2a/host -run '^$' -bench RoundTrip -benchtime 200x -count 3
+//
+//   - bare-echo: a bare a2a-go/v2 server whose executor echoes the text
+//     (submitted, working, artifact, completed) with no process;
+//   - host: the host serving a bundle whose one skill runs echo;
+//   - process-start: the skill's own process alone (exec of echo with its
+//     output captured), outside any server.
+//
+// The host's overhead is host − bare-echo − process-start.
+func BenchmarkRoundTrip(b *testing.B) {
+	echoPath, err := exec.LookPath("echo")
+	if err != nil {
+		b.Skip("no echo program")
+	}
+	b.Run("bare-echo", func(b *testing.B) {
+		srv := httptest.NewUnstartedServer(nil)
+		url := "http://" + srv.Listener.Addr().String() + "/"
+		card := &a2a.AgentCard{
+			Name: "echo", Description: "Echoes text.", Version: "1.0.0",
+			SupportedInterfaces: []*a2a.AgentInterface{{URL: url, ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2a.Version}},
+			DefaultInputModes:   []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+			Skills: []a2a.AgentSkill{{ID: "echo", Name: "Echo", Description: "Echo the text.", Tags: []string{"text"}}},
+		}
+		handler := a2asrv.NewHandler(benchEcho{}, a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
+		mux := http.NewServeMux()
+		mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
+		mux.Handle("/", a2asrv.NewJSONRPCHandler(handler))
+		srv.Config.Handler = mux
+		srv.Start()
+		defer srv.Close()
+		benchSend(b, url)
+	})
+	b.Run("host", func(b *testing.B) {
+		dir := b.TempDir()
+		y := "version: 1\nname: echo\ndescription: Echoes text.\nskills:\n  - id: echo\n    name: Echo\n    description: Echo the text.\n" +
+			"    params: {type: object, properties: {text: {type: string}}, required: [text]}\n    run: [echo, \"{{text}}\"]\n"
+		if err := os.WriteFile(filepath.Join(dir, bundle.FileName), []byte(y), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		bd, err := bundle.Load(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv := httptest.NewUnstartedServer(nil)
+		url := "http://" + srv.Listener.Addr().String() + "/"
+		h, err := host.New(bd, url, host.WithEnv(os.Environ()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		srv.Config.Handler = h
+		srv.Start()
+		defer func() {
+			h.Close()
+			srv.Close()
+		}()
+		benchSend(b, url)
+	})
+	b.Run("process-start", func(b *testing.B) {
+		for b.Loop() {
+			out, err := exec.Command(echoPath, "hello").Output()
+			if err != nil || string(out) != "hello\n" {
+				b.Fatalf("echo = %q, %v", out, err)
+			}
+		}
+	})
+}
+
+// benchSend resolves the card at url and sends b.N messages, one at a time.
+func benchSend(b *testing.B, url string) {
+	ctx := context.Background()
+	card, err := agentcard.DefaultResolver.Resolve(ctx, url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithDefaultsDisabled(), a2aclient.WithJSONRPCTransport(nil))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Destroy()
+	for b.Loop() {
+		res, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("hello"))})
+		if err != nil {
+			b.Fatal(err)
+		}
+		task, ok := res.(*a2a.Task)
+		if !ok || task.Status.State != a2a.TaskStateCompleted || len(task.Artifacts) == 0 ||
+			!strings.Contains(task.Artifacts[0].Parts[0].Text(), "hello") {
+			b.Fatalf("SendMessage() = %#v, want a completed task echoing hello", res)
+		}
+	}
+}
+
+// benchEcho is the bare server's executor: it answers each message with a
+// completed task whose artifact is the message's text.
+type benchEcho struct{}
+
+func (benchEcho) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {
+		if ec.StoredTask == nil && !yield(a2a.NewSubmittedTask(ec, ec.Message), nil) {
+			return
+		}
+		var text []string
+		for _, p := range ec.Message.Parts {
+			text = append(text, p.Text())
+		}
+		if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, nil), nil) {
+			return
+		}
+		if !yield(a2a.NewArtifactEvent(ec, a2a.NewTextPart(strings.Join(text, "\n"))), nil) {
+			return
+		}
+		yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil), nil)
+	}
+}
+
+func (benchEcho) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {
+		yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCanceled, nil), nil)
+	}
+}

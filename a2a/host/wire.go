@@ -1,0 +1,64 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2asrv"
+	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
+)
+
+// Fixes of protocol details a2a-go v2.4.0 gets wrong, each found by
+// `agentnet audit` (package a2a/conformance).
+
+// finishedTaskGuard refuses a message to a task in a terminal state with
+// UnsupportedOperationError (-32004), as A2A 1.0 §3.1.1 requires; a2a-go
+// answers InvalidParams (-32602).
+type finishedTaskGuard struct {
+	a2asrv.PassthroughCallInterceptor
+	store taskstore.Store
+}
+
+var _ a2asrv.CallInterceptor = finishedTaskGuard{}
+
+func (g finishedTaskGuard) Before(ctx context.Context, _ *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
+	r, ok := req.Payload.(*a2a.SendMessageRequest)
+	if !ok || r.Message == nil || r.Message.TaskID == "" {
+		return ctx, nil, nil
+	}
+	st, err := g.store.Get(ctx, r.Message.TaskID)
+	if err != nil || st.Task == nil || !st.Task.Status.State.Terminal() {
+		return ctx, nil, nil // a2a-go reports a missing task itself
+	}
+	return ctx, nil, a2a.NewError(a2a.ErrUnsupportedOperation,
+		fmt.Sprintf("task %s is %s and takes no more messages; start a new task in its context", r.Message.TaskID, st.Task.Status.State))
+}
+
+// isNotification reports whether a JSON-RPC body is a notification: an
+// object without an id member.
+func isNotification(body []byte) bool {
+	var env map[string]json.RawMessage
+	if json.Unmarshal(body, &env) != nil || env == nil {
+		return false
+	}
+	_, hasID := env["id"]
+	_, hasMethod := env["method"]
+	return hasMethod && !hasID
+}
+
+// discard is a ResponseWriter that drops the response to a notification,
+// which JSON-RPC 2.0 §4.1 forbids answering.
+type discard struct{ h http.Header }
+
+func (d *discard) Header() http.Header {
+	if d.h == nil {
+		d.h = http.Header{}
+	}
+	return d.h
+}
+func (*discard) Write(p []byte) (int, error) { return len(p), nil }
+func (*discard) WriteHeader(int)             {}
+func (*discard) Flush()                      {}

@@ -1,0 +1,484 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+)
+
+// Defaults of the options.
+const (
+	// DefaultMaxRecord bounds the bytes of one body or event kept in a
+	// trace entry; what passes through is never cut.
+	DefaultMaxRecord = 16 << 20
+	maxCard          = 1 << 20
+)
+
+// CardPaths are the paths whose answers are agent cards.
+var CardPaths = []string{"/.well-known/agent-card.json", "/.well-known/agent.json"}
+
+// exchanges numbers exchanges process-wide, so that the entries of several
+// proxies writing to one Log never share an exchange number.
+var exchanges atomic.Int64
+
+// Option configures a Proxy.
+type Option func(*Proxy)
+
+// WithTransport sets the transport to the agent (default: a transport of
+// the proxy's own, closed by Server.Close).
+func WithTransport(rt http.RoundTripper) Option { return func(p *Proxy) { p.transport = rt } }
+
+// WithMaxRecord bounds the bytes of one body kept in a trace entry.
+func WithMaxRecord(n int) Option { return func(p *Proxy) { p.maxRecord = n } }
+
+// WithoutCardRewrite passes agent cards through unchanged too.
+func WithoutCardRewrite() Option { return func(p *Proxy) { p.rewriteCards = false } }
+
+// WithLogger sets the logger (default: discard).
+func WithLogger(l *slog.Logger) Option { return func(p *Proxy) { p.log = l } }
+
+// WithTagHeader names a request header whose value tags every entry of the
+// exchange (Entry.Tag), so that one proxy can serve several recorders — a
+// runner's chains, each sending its own tag. The header is the client's
+// note to the proxy and is not passed on to the agent.
+func WithTagHeader(name string) Option { return func(p *Proxy) { p.tagHeader = name } }
+
+// Proxy forwards requests to one agent and records them. It is an
+// http.Handler; Listen serves it on a port of its own.
+type Proxy struct {
+	agent        string
+	upstream     *url.URL
+	rec          Recorder
+	transport    http.RoundTripper
+	ownTransport *http.Transport
+	maxRecord    int
+	rewriteCards bool
+	tagHeader    string
+	log          *slog.Logger
+	rp           *httputil.ReverseProxy
+}
+
+// New returns a proxy for the agent at upstream, labelled agent in the
+// trace, recording to rec. Only upstream's scheme and host are used:
+// requests keep their path.
+func New(agent, upstream string, rec Recorder, opts ...Option) (*Proxy, error) {
+	u, err := url.Parse(upstream)
+	if err != nil {
+		return nil, fmt.Errorf("proxy %s: upstream %q: %w", agent, upstream, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("proxy %s: upstream %q is not an http(s) URL", agent, upstream)
+	}
+	if rec == nil {
+		return nil, fmt.Errorf("proxy %s: no recorder", agent)
+	}
+	p := &Proxy{
+		agent:        agent,
+		upstream:     &url.URL{Scheme: u.Scheme, Host: u.Host},
+		rec:          rec,
+		maxRecord:    DefaultMaxRecord,
+		rewriteCards: true,
+	}
+	for _, o := range opts {
+		o(p)
+	}
+	if p.log == nil {
+		p.log = slog.New(slog.DiscardHandler)
+	}
+	if p.transport == nil {
+		p.ownTransport = &http.Transport{
+			Proxy:                 nil, // never through an environment proxy: agents are local or named
+			DialContext:           (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+			MaxIdleConnsPerHost:   64,
+			IdleConnTimeout:       90 * time.Second,
+			ResponseHeaderTimeout: 0, // a skill may run long before its answer starts
+			DisableCompression:    true,
+		}
+		p.transport = p.ownTransport
+	}
+	p.rp = &httputil.ReverseProxy{
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(p.upstream)
+			pr.Out.Host = p.upstream.Host
+			if p.tagHeader != "" {
+				pr.Out.Header.Del(p.tagHeader)
+			}
+		},
+		Transport:      p.transport,
+		FlushInterval:  -1, // streamed events pass at once
+		ModifyResponse: p.modifyResponse,
+		ErrorHandler:   p.errorHandler,
+		ErrorLog:       slog.NewLogLogger(p.log.Handler(), slog.LevelDebug),
+	}
+	return p, nil
+}
+
+// Agent returns the proxy's label for its agent.
+func (p *Proxy) Agent() string { return p.agent }
+
+// Upstream returns the agent's origin.
+func (p *Proxy) Upstream() string { return p.upstream.String() }
+
+// exchange is the state of one request passing through.
+type exchange struct {
+	id     int64
+	start  time.Time
+	card   bool
+	origin string // the proxy's origin as the client named it
+	tag    string
+}
+
+type exchangeKey struct{}
+
+// ServeHTTP forwards r to the agent and records the exchange.
+func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	ex := &exchange{id: exchanges.Add(1), start: time.Now()}
+	ex.card = r.Method == http.MethodGet && isCardPath(r.URL.Path)
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	ex.origin = scheme + "://" + r.Host
+	if p.tagHeader != "" {
+		ex.tag = r.Header.Get(p.tagHeader)
+	}
+	e := p.entry(ex, KindRequest)
+	e.HTTPMethod, e.Path = r.Method, r.URL.Path
+	e.ContentType = mediaType(r.Header.Get("Content-Type"))
+	if r.Body != nil && r.Body != http.NoBody {
+		// The head of the body is read to record it, then sent on ahead of
+		// the rest, unchanged.
+		head, err := io.ReadAll(io.LimitReader(r.Body, int64(p.maxRecord)+1))
+		if err != nil {
+			e.Error = "reading the request body: " + err.Error()
+			p.rec.Record(e)
+			http.Error(w, "bad request body", http.StatusBadRequest)
+			return
+		}
+		e.Bytes = int64(len(head))
+		forward := io.Reader(bytes.NewReader(head))
+		recorded := head
+		if len(head) > p.maxRecord {
+			e.Truncated, e.Bytes = true, -1 // the full size is not known before it is forwarded
+			recorded = head[:p.maxRecord]
+			forward = io.MultiReader(forward, r.Body)
+		}
+		p.setBody(&e, recorded)
+		if !e.Truncated {
+			e.RPCMethod, e.RPCID = peekRPC(head)
+		}
+		r.Body = struct {
+			io.Reader
+			io.Closer
+		}{forward, r.Body}
+	}
+	p.rec.Record(e)
+	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
+}
+
+func (p *Proxy) entry(ex *exchange, kind string) Entry {
+	now := time.Now()
+	return Entry{
+		Exchange:  ex.id,
+		Tag:       ex.tag,
+		Kind:      kind,
+		Agent:     p.agent,
+		Upstream:  p.upstream.String(),
+		Time:      now.UTC(),
+		ElapsedMS: float64(now.Sub(ex.start).Microseconds()) / 1000,
+	}
+}
+
+// setBody stores data as Body when it is JSON, else as Text.
+func (p *Proxy) setBody(e *Entry, data []byte) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return
+	}
+	if !e.Truncated && json.Valid(data) {
+		e.Body = json.RawMessage(bytes.Clone(data))
+		return
+	}
+	if utf8.Valid(data) {
+		e.Text = string(data)
+		return
+	}
+	e.Text = strings.ToValidUTF8(string(data), "\uFFFD")
+}
+
+func (p *Proxy) modifyResponse(resp *http.Response) error {
+	ex, _ := resp.Request.Context().Value(exchangeKey{}).(*exchange)
+	if ex == nil {
+		return nil
+	}
+	ct := mediaType(resp.Header.Get("Content-Type"))
+	if ex.card && p.rewriteCards && resp.StatusCode == http.StatusOK && resp.Header.Get("Content-Encoding") == "" {
+		return p.rewriteCard(ex, resp, ct)
+	}
+	if ct == "text/event-stream" {
+		e := p.entry(ex, KindStream)
+		e.Status, e.ContentType = resp.StatusCode, ct
+		p.rec.Record(e)
+		resp.Body = &sseRecorder{p: p, ex: ex, body: resp.Body}
+		return nil
+	}
+	resp.Body = &bodyRecorder{p: p, ex: ex, body: resp.Body, status: resp.StatusCode, ct: ct, encoded: resp.Header.Get("Content-Encoding")}
+	return nil
+}
+
+// rewriteCard replaces the agent's origin in a card by the proxy's.
+func (p *Proxy) rewriteCard(ex *exchange, resp *http.Response, ct string) error {
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxCard+1))
+	resp.Body.Close()
+	e := p.entry(ex, KindResponse)
+	e.Status, e.ContentType, e.Bytes = resp.StatusCode, ct, int64(len(data))
+	if err != nil {
+		e.Error = "reading the card: " + err.Error()
+		p.rec.Record(e)
+		return err
+	}
+	out := data
+	if len(data) <= maxCard {
+		out = ReplaceOrigin(data, p.upstream.String(), ex.origin)
+		e.Rewritten = !bytes.Equal(out, data)
+	}
+	p.setBody(&e, out)
+	p.rec.Record(e)
+	resp.Body = io.NopCloser(bytes.NewReader(out))
+	resp.ContentLength = int64(len(out))
+	resp.Header.Set("Content-Length", strconv.Itoa(len(out)))
+	return nil
+}
+
+func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
+	ex, _ := r.Context().Value(exchangeKey{}).(*exchange)
+	if ex != nil {
+		e := p.entry(ex, KindError)
+		e.Status = http.StatusBadGateway
+		e.Error = err.Error()
+		if errors.Is(err, context.Canceled) {
+			e.Error = "the client went away: " + err.Error()
+		}
+		p.rec.Record(e)
+	}
+	p.log.Debug("agent unreachable", "agent", p.agent, "err", err)
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusBadGateway)
+	fmt.Fprintf(w, "agentnet proxy: agent %s unreachable: %v\n", p.agent, err)
+}
+
+// bodyRecorder records a non-streamed answer once its body has passed.
+type bodyRecorder struct {
+	p       *Proxy
+	ex      *exchange
+	body    io.ReadCloser
+	status  int
+	ct      string
+	encoded string
+	buf     bytes.Buffer
+	n       int64
+	trunc   bool
+	once    sync.Once
+}
+
+func (b *bodyRecorder) Read(q []byte) (int, error) {
+	n, err := b.body.Read(q)
+	if n > 0 {
+		b.n += int64(n)
+		if room := b.p.maxRecord - b.buf.Len(); room > 0 {
+			b.buf.Write(q[:min(n, room)])
+		}
+		if b.n > int64(b.p.maxRecord) {
+			b.trunc = true
+		}
+	}
+	if err == io.EOF {
+		b.done("")
+	} else if err != nil {
+		b.done("reading the answer: " + err.Error())
+	}
+	return n, err
+}
+
+func (b *bodyRecorder) Close() error {
+	b.done("closed before the end of the answer")
+	return b.body.Close()
+}
+
+func (b *bodyRecorder) done(why string) {
+	b.once.Do(func() {
+		e := b.p.entry(b.ex, KindResponse)
+		e.Status, e.ContentType, e.Bytes, e.Truncated, e.Error = b.status, b.ct, b.n, b.trunc, why
+		if b.encoded != "" {
+			e.Text = fmt.Sprintf("[%d bytes, content-encoding %s]", b.n, b.encoded)
+		} else {
+			b.p.setBody(&e, b.buf.Bytes())
+		}
+		b.p.rec.Record(e)
+	})
+}
+
+// sseRecorder records each server-sent event of a stream as it passes.
+type sseRecorder struct {
+	p    *Proxy
+	ex   *exchange
+	body io.ReadCloser
+	line []byte // the current, unfinished line
+	data []byte // the data lines of the current event
+	size int64  // bytes of the current event
+	n    int64
+	once sync.Once
+}
+
+func (s *sseRecorder) Read(q []byte) (int, error) {
+	n, err := s.body.Read(q)
+	if n > 0 {
+		s.n += int64(n)
+		s.scan(q[:n])
+	}
+	if err == io.EOF {
+		s.done("")
+	} else if err != nil {
+		s.done("the stream broke: " + err.Error())
+	}
+	return n, err
+}
+
+func (s *sseRecorder) Close() error {
+	s.done("closed by the client before the stream ended")
+	return s.body.Close()
+}
+
+// scan splits the passing bytes into lines and events (the SSE format:
+// "data:" lines, an empty line ends an event).
+func (s *sseRecorder) scan(b []byte) {
+	for len(b) > 0 {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			s.line = append(s.line, b...)
+			s.size += int64(len(b))
+			return
+		}
+		s.line = append(s.line, b[:i]...)
+		s.size += int64(i + 1)
+		b = b[i+1:]
+		line := bytes.TrimSuffix(s.line, []byte("\r"))
+		switch {
+		case len(line) == 0:
+			s.event()
+		case bytes.HasPrefix(line, []byte("data:")):
+			d := bytes.TrimPrefix(line[5:], []byte(" "))
+			if len(s.data) > 0 {
+				s.data = append(s.data, '\n')
+			}
+			if room := s.p.maxRecord - len(s.data); room > 0 {
+				s.data = append(s.data, d[:min(len(d), room)]...)
+			}
+		}
+		s.line = s.line[:0]
+	}
+}
+
+func (s *sseRecorder) event() {
+	if len(s.data) == 0 {
+		s.size = 0
+		return
+	}
+	e := s.p.entry(s.ex, KindEvent)
+	e.Bytes = s.size
+	e.Truncated = s.size > int64(s.p.maxRecord)
+	s.p.setBody(&e, s.data)
+	s.p.rec.Record(e)
+	s.data, s.size = s.data[:0], 0
+}
+
+func (s *sseRecorder) done(why string) {
+	s.once.Do(func() {
+		if len(s.data) > 0 {
+			s.event()
+		}
+		e := s.p.entry(s.ex, KindEnd)
+		e.Bytes, e.Error = s.n, why
+		s.p.rec.Record(e)
+	})
+}
+
+// peekRPC reads the method and id of a JSON-RPC request body.
+func peekRPC(body []byte) (string, json.RawMessage) {
+	var req struct {
+		Method string          `json:"method"`
+		ID     json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &req) != nil {
+		return "", nil
+	}
+	return req.Method, req.ID
+}
+
+func mediaType(ct string) string {
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return strings.TrimSpace(ct)
+	}
+	return mt
+}
+
+func isCardPath(p string) bool {
+	for _, c := range CardPaths {
+		if strings.HasSuffix(p, c) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReplaceOrigin replaces every occurrence of the origin from (such as
+// "http://127.0.0.1:9001") in data by to, where it stands as a whole origin:
+// followed by a slash, a quote, a backslash or the end, never by more
+// digits of a longer port.
+func ReplaceOrigin(data []byte, from, to string) []byte {
+	f := []byte(strings.TrimSuffix(from, "/"))
+	t := []byte(strings.TrimSuffix(to, "/"))
+	if len(f) == 0 || bytes.Equal(f, t) {
+		return data
+	}
+	var out []byte
+	rest := data
+	for {
+		i := bytes.Index(rest, f)
+		if i < 0 {
+			break
+		}
+		end := i + len(f)
+		if end < len(rest) {
+			switch rest[end] {
+			case '/', '"', '\\', '?', '#':
+			default:
+				out = append(out, rest[:end]...)
+				rest = rest[end:]
+				continue
+			}
+		}
+		out = append(out, rest[:i]...)
+		out = append(out, t...)
+		rest = rest[end:]
+	}
+	if out == nil {
+		return data
+	}
+	return append(out, rest...)
+}

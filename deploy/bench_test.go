@@ -1,0 +1,118 @@
+package deploy_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/agentnet/agentnet/deploy"
+)
+
+// BenchmarkFleetUp brings up a fleet of 20 agents, 8 at a time as "agentnet
+// fleet up" does, waits for every card, and takes it down again; each
+// iteration is one whole fleet:
+//
+//	go test ./deploy -run '^$' -bench FleetUp -benchtime 3x
+//
+// It reports the time to bring the fleet up (s/up; Down is not timed) and,
+// on processes, the resident memory of each idle "agentnet serve" process
+// (MiB/agent, from /proc/PID/status). On Docker every fleet starts with no
+// image: the base image and the 20 agent images are built first.
+func BenchmarkFleetUp(b *testing.B) {
+	const agents, parallel = 20, 8
+	dirs := make([]string, agents)
+	for i := range dirs {
+		name := fmt.Sprintf("bench%02d", i)
+		dirs[i] = filepath.Join(b.TempDir(), name)
+		os.MkdirAll(dirs[i], 0o755)
+		y := "version: 1\nname: " + name + "\ndescription: Echoes text.\nskills:\n  - id: echo\n    name: Echo\n    description: Echo the text.\n" +
+			"    params: {type: object, properties: {text: {type: string}}}\n    run: [echo, \"{{text}}\"]\n"
+		if err := os.WriteFile(filepath.Join(dirs[i], "agent.yaml"), []byte(y), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, name := range []string{"process", "docker"} {
+		b.Run(name, func(b *testing.B) {
+			exe := agentnetBinary(b)
+			if name == "docker" {
+				var names []string
+				for i := range dirs {
+					names = append(names, fmt.Sprintf("bench%02d-%s", i, name))
+				}
+				cleanupDocker(b, dockerClient(b), names)
+			}
+			rt, err := deploy.Open(name, deploy.Config{Self: exe, Env: os.Environ(), LogDir: b.TempDir(), ReadyTimeout: 2 * time.Minute})
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			var upTime time.Duration
+			var rss float64
+			for b.Loop() {
+				b.StopTimer()
+				start := time.Now()
+				b.StartTimer()
+				fleet := make([]*deploy.Agent, agents)
+				g, gctx := errgroup.WithContext(ctx)
+				g.SetLimit(parallel)
+				for i, dir := range dirs {
+					g.Go(func() (err error) {
+						fleet[i], err = rt.Up(gctx, deploy.Spec{Name: fmt.Sprintf("bench%02d-%s", i, name), Bundle: dir})
+						return err
+					})
+				}
+				err := g.Wait()
+				b.StopTimer()
+				upTime += time.Since(start)
+				if err == nil && name == "process" {
+					var sum float64
+					for _, a := range fleet {
+						sum += rssMiB(b, a.ID)
+					}
+					rss += sum / agents
+				}
+				for _, a := range fleet {
+					if a != nil {
+						if err := rt.Down(ctx, a); err != nil {
+							b.Error(err)
+						}
+					}
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+			}
+			b.ReportMetric(upTime.Seconds()/float64(b.N), "s/up")
+			if rss > 0 {
+				b.ReportMetric(rss/float64(b.N), "MiB/agent")
+			}
+		})
+	}
+}
+
+// rssMiB is the resident set size of process pid, in MiB.
+func rssMiB(tb testing.TB, pid string) float64 {
+	f, err := os.Open("/proc/" + pid + "/status")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return float64(kb) / 1024
+		}
+	}
+	tb.Fatalf("no VmRSS for pid %s", pid)
+	return 0
+}

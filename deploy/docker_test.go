@@ -1,0 +1,360 @@
+package deploy_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2aclient"
+	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/api/types/network"
+	"github.com/docker/docker/client"
+
+	"github.com/agentnet/agentnet/deploy"
+)
+
+// dockerClient returns a client of the machine's Docker daemon, or skips the
+// test when none answers.
+func dockerClient(t testing.TB) *client.Client {
+	t.Helper()
+	c, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	if err != nil {
+		t.Skipf("no Docker client: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if _, err := c.Ping(ctx); err != nil {
+		c.Close()
+		t.Skipf("no Docker daemon answers: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// writeFiles writes files (path → contents) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// cleanupDocker removes, at the end of the test, the containers and images
+// that carry one of the agent names, and the base images they were built
+// on when nothing else uses them. Nothing else is touched.
+func cleanupDocker(t testing.TB, c *client.Client, names []string) {
+	t.Cleanup(func() {
+		ctx := context.Background()
+		for _, name := range names {
+			f := filters.NewArgs(filters.Arg("label", deploy.LabelAgent+"="+name))
+			cs, _ := c.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+			for _, ct := range cs {
+				t.Logf("clean-up: removing container %s left by %s", ct.ID[:12], name)
+				c.ContainerRemove(ctx, ct.ID, container.RemoveOptions{Force: true})
+			}
+			imgs, _ := c.ImageList(ctx, image.ListOptions{All: true, Filters: f})
+			for _, img := range imgs {
+				t.Logf("clean-up: removing image %s left by %s", img.ID, name)
+				c.ImageRemove(ctx, img.ID, image.RemoveOptions{Force: true, PruneChildren: true})
+				if base := img.Labels[deploy.LabelBase]; base != "" {
+					c.ImageRemove(ctx, base, image.RemoveOptions{PruneChildren: true})
+				}
+			}
+		}
+	})
+}
+
+func TestDockerRuntime(t *testing.T) {
+	t.Parallel()
+	dc := dockerClient(t)
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 is not installed: the test's agents run it")
+	}
+	exe := agentnetBinary(t)
+	ctx := t.Context()
+	var suffix [3]byte
+	rand.Read(suffix[:])
+	id := hex.EncodeToString(suffix[:])
+	root := t.TempDir()
+
+	type agentCase struct {
+		name, text, want string
+		bundle           string
+		artifact         string
+	}
+	// A Python skill that writes a file artifact into its work directory
+	// (a tmpfs in the read-only container).
+	py := filepath.Join(root, "py")
+	writeFiles(t, py, map[string]string{
+		"agent.yaml": "version: 1\nname: py\ndescription: Shouts text.\ncheck: [[python3, -c, \"import json\"]]\nskills:\n" +
+			"  - id: shout\n    name: Shout\n    description: Shout the text.\n" +
+			"    params: {type: object, properties: {text: {type: string}}, required: [text]}\n" +
+			"    run: [python3, \"{{repo}}/main.py\", \"{{text}}\"]\n    outputs: [\"*.txt\"]\n",
+		"main.py": "import sys\nopen('shout.txt', 'w').write(sys.argv[1].upper())\nprint(sys.argv[1].upper())\n",
+	})
+	// A POSIX shell skill whose repo lies outside the bundle directory.
+	writeFiles(t, filepath.Join(root, "repos", "words"), map[string]string{
+		"count.sh": "#!/bin/sh\nprintf '%s\\n' \"$1\" | tr ' ' '\\n' | sort | uniq -c | sort -rn | head -n 1 | awk '{print $2 \"=\" $1}'\n",
+	})
+	sh := filepath.Join(root, "bundles", "words")
+	writeFiles(t, sh, map[string]string{
+		"agent.yaml": "version: 1\nname: words\ndescription: Finds the most frequent word.\nrepo: {source: ../../repos/words}\nskills:\n" +
+			"  - id: top\n    name: Top word\n    description: The most frequent word.\n" +
+			"    params: {type: object, properties: {text: {type: string}}, required: [text]}\n" +
+			"    run: [sh, \"{{repo}}/count.sh\", \"{{text}}\"]\n",
+	})
+	cases := []agentCase{
+		{name: "dt-" + id + "-py", bundle: py, text: "hello docker", want: "HELLO DOCKER", artifact: "shout.txt"},
+		{name: "dt-" + id + "-words", bundle: sh, text: "b a b c b a", want: "b=3"},
+	}
+	if _, err := exec.LookPath("node"); err == nil {
+		js := filepath.Join(root, "js")
+		writeFiles(t, js, map[string]string{
+			"agent.yaml": "version: 1\nname: js\ndescription: Reverses text.\nskills:\n" +
+				"  - id: reverse\n    name: Reverse\n    description: Reverse the text.\n" +
+				"    params: {type: object, properties: {text: {type: string}}, required: [text]}\n" +
+				"    run: [node, \"{{repo}}/main.js\", \"{{text}}\"]\n",
+			"main.js": "console.log(process.argv[2].split('').reverse().join(''))\n",
+		})
+		cases = append(cases, agentCase{name: "dt-" + id + "-js", bundle: js, text: "stressed", want: "desserts"})
+	}
+	broken := filepath.Join(root, "broken")
+	writeFiles(t, broken, map[string]string{
+		"agent.yaml": "version: 1\nname: broken\ndescription: Never starts.\ncheck: [[python3, -c, \"import sys; sys.exit('check says no')\"]]\nskills:\n" +
+			"  - id: x\n    name: X\n    description: Nothing.\n    run: [python3, -c, \"pass\"]\n",
+	})
+	names := []string{"dt-" + id + "-broken"}
+	for _, c := range cases {
+		names = append(names, c.name)
+	}
+	cleanupDocker(t, dc, names)
+
+	rt, err := deploy.Open("docker", deploy.Config{Self: exe, Env: os.Environ(), ReadyTimeout: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents := make([]*deploy.Agent, len(cases))
+	var wg sync.WaitGroup
+	errs := make([]error, len(cases))
+	for i, c := range cases {
+		wg.Go(func() { agents[i], errs[i] = rt.Up(ctx, deploy.Spec{Name: c.name, Bundle: c.bundle}) })
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("Up(%s) error = %v", cases[i].name, err)
+		}
+	}
+
+	var bases []string
+	for i, a := range agents {
+		c := cases[i]
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.HasPrefix(a.URL, "http://127.0.0.1:") || a.Runtime != "docker" {
+				t.Errorf("Up() = %+v, want a loopback URL on the docker runtime", a)
+			}
+			card, err := agentcard.DefaultResolver.Resolve(ctx, a.URL)
+			if err != nil {
+				t.Fatalf("Resolve(%s) error = %v", a.URL, err)
+			}
+			for _, in := range card.SupportedInterfaces {
+				if in.URL != a.URL {
+					t.Errorf("card interface URL = %s, want the published URL %s", in.URL, a.URL)
+				}
+			}
+			cl, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithDefaultsDisabled(), a2aclient.WithJSONRPCTransport(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cl.Destroy()
+			res, err := cl.SendMessage(ctx, &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(c.text))})
+			if err != nil {
+				t.Fatalf("SendMessage() error = %v", err)
+			}
+			task, ok := res.(*a2a.Task)
+			if !ok {
+				t.Fatalf("SendMessage() = %T, want a task", res)
+			}
+			var text, files []string
+			for _, art := range task.Artifacts {
+				for _, p := range art.Parts {
+					text = append(text, p.Text())
+					if p.Filename != "" {
+						files = append(files, p.Filename)
+					}
+				}
+			}
+			if task.Status.State != a2a.TaskStateCompleted || !strings.Contains(strings.Join(text, ""), c.want) {
+				t.Errorf("task = %s %q, want completed with %q (status %+v)", task.Status.State, text, c.want, task.Status.Message)
+			}
+			if c.artifact != "" && !strings.Contains(strings.Join(files, " "), c.artifact) {
+				t.Errorf("artifact files = %v, want %s", files, c.artifact)
+			}
+
+			info, err := dc.ContainerInspect(ctx, a.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			hc := info.HostConfig
+			if !hc.ReadonlyRootfs || hc.Memory == 0 || hc.NanoCPUs == 0 || hc.PidsLimit == nil || *hc.PidsLimit == 0 {
+				t.Errorf("container limits: read-only %v, memory %d, cpus %d, pids %v; want all set", hc.ReadonlyRootfs, hc.Memory, hc.NanoCPUs, hc.PidsLimit)
+			}
+			for port, binds := range hc.PortBindings {
+				for _, b := range binds {
+					if b.HostIP != "127.0.0.1" {
+						t.Errorf("port %s published on %q, want 127.0.0.1 only", port, b.HostIP)
+					}
+				}
+			}
+			if info.Config.Labels[deploy.LabelManaged] != "true" || info.Config.Labels[deploy.LabelAgent] != c.name {
+				t.Errorf("container labels = %v, want agentnet's", info.Config.Labels)
+			}
+			img, err := dc.ImageInspect(ctx, info.Image)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if img.Config.Labels[deploy.LabelAgent] != c.name || img.Config.Labels[deploy.LabelBase] == "" {
+				t.Errorf("image labels = %v, want agentnet's", img.Config.Labels)
+			}
+			bases = append(bases, img.Config.Labels[deploy.LabelBase])
+			if h := rt.Health(ctx, a); !h.Up {
+				t.Errorf("Health() = %+v, want up", h)
+			}
+		})
+	}
+
+	n, err := dc.NetworkInspect(ctx, deploy.DockerNetwork, network.InspectOptions{})
+	if err != nil {
+		t.Fatalf("NetworkInspect(%s) error = %v", deploy.DockerNetwork, err)
+	}
+	if n.Labels[deploy.LabelManaged] != "true" || n.Options["com.docker.network.bridge.enable_ip_masquerade"] != "false" || n.Options["com.docker.network.bridge.enable_icc"] != "false" {
+		t.Errorf("network %s: labels %v, options %v; want agentnet's, no masquerading, no inter-container traffic", n.Name, n.Labels, n.Options)
+	}
+
+	t.Run("a failing check fails Up with the container's log and leaves nothing", func(t *testing.T) {
+		_, err := rt.Up(ctx, deploy.Spec{Name: names[0], Bundle: broken})
+		if err == nil || !strings.Contains(err.Error(), "check says no") {
+			t.Errorf("Up(broken) error = %v, want the check's complaint", err)
+		}
+		f := filters.NewArgs(filters.Arg("label", deploy.LabelAgent+"="+names[0]))
+		if cs, _ := dc.ContainerList(ctx, container.ListOptions{All: true, Filters: f}); len(cs) != 0 {
+			t.Errorf("containers left by a failed Up: %d", len(cs))
+		}
+		imgs, _ := dc.ImageList(ctx, image.ListOptions{Filters: f})
+		for _, img := range imgs {
+			dc.ImageRemove(ctx, img.ID, image.RemoveOptions{PruneChildren: true})
+		}
+	})
+
+	for i, a := range agents {
+		info, _ := dc.ContainerInspect(ctx, a.ID)
+		if err := rt.Down(ctx, a); err != nil {
+			t.Errorf("Down(%s) error = %v", a.Name, err)
+		}
+		if _, err := dc.ContainerInspect(ctx, a.ID); !cerrdefs.IsNotFound(err) {
+			t.Errorf("container of %s after Down: %v, want not found", a.Name, err)
+		}
+		if _, err := dc.ImageInspect(ctx, info.Image); !cerrdefs.IsNotFound(err) {
+			t.Errorf("image of %s after Down: %v, want not found", cases[i].name, err)
+		}
+		if h := rt.Health(ctx, a); h.Up {
+			t.Errorf("Health(%s) after Down = up", a.Name)
+		}
+		if err := rt.Down(ctx, a); err != nil {
+			t.Errorf("second Down(%s) error = %v, want none", a.Name, err)
+		}
+	}
+	for _, base := range bases {
+		if _, err := dc.ImageInspect(ctx, base); err == nil {
+			f := filters.NewArgs(filters.Arg("label", deploy.LabelBase+"="+base))
+			if users, _ := dc.ImageList(ctx, image.ListOptions{Filters: f}); len(users) == 0 {
+				t.Errorf("base image %s remains after the last Down, unused", base)
+			}
+		}
+	}
+}
+
+// TestDockerForeignContainer runs against a fake Docker Engine that speaks the
+// Engine API's wire format: Down leaves alone a container agentnet did not
+// make, and takes a vanished one for done.
+func TestDockerForeignContainer(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var deletes []string
+	srv := newFakeEngine(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete {
+			mu.Lock()
+			deletes = append(deletes, r.URL.Path)
+			mu.Unlock()
+		}
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/containers/foreign/json"):
+			io.WriteString(w, `{"Id":"foreign","Image":"sha256:aa","Config":{"Labels":{"com.example":"x"}},"State":{"Status":"running","Running":true}}`)
+		case strings.HasSuffix(r.URL.Path, "/containers/exited/json"):
+			io.WriteString(w, `{"Id":"exited","Image":"sha256:aa","Config":{"Labels":{"agentnet.managed":"true"}},"State":{"Status":"exited","Running":false,"ExitCode":3}}`)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			io.WriteString(w, `{"message":"No such container: gone"}`)
+		}
+	})
+	rt, err := deploy.Open("docker", deploy.Config{Self: "agentnet", Env: []string{"DOCKER_HOST=tcp://" + srv}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	if err := rt.Down(ctx, &deploy.Agent{Name: "x", ID: "foreign"}); err == nil || !strings.Contains(err.Error(), "not made by agentnet") {
+		t.Errorf("Down(foreign) error = %v, want a refusal", err)
+	}
+	if err := rt.Down(ctx, &deploy.Agent{Name: "x", ID: "gone"}); err != nil {
+		t.Errorf("Down(gone) error = %v, want none", err)
+	}
+	if h := rt.Health(ctx, &deploy.Agent{Name: "x", ID: "exited", URL: "http://127.0.0.1:1/"}); h.Up || !strings.Contains(h.Detail, "exited (status 3)") {
+		t.Errorf("Health(exited) = %+v, want down with the exit status", h)
+	}
+	if h := rt.Health(ctx, &deploy.Agent{Name: "x", ID: "gone", URL: "http://127.0.0.1:1/"}); h.Up || h.Detail != "container gone" {
+		t.Errorf("Health(gone) = %+v, want container gone", h)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(deletes) > 0 {
+		t.Errorf("the runtime sent %v, want no deletion", deletes)
+	}
+}
+
+// newFakeEngine serves the Docker Engine API's ping (API version 1.41) and
+// hands every other request to h; it returns the server's host:port.
+func newFakeEngine(t *testing.T, h http.HandlerFunc) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Api-Version", "1.41")
+		w.Header().Set("Content-Type", "application/json")
+		if strings.HasSuffix(r.URL.Path, "/_ping") {
+			io.WriteString(w, "OK")
+			return
+		}
+		h(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return strings.TrimPrefix(srv.URL, "http://")
+}

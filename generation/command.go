@@ -1,0 +1,198 @@
+package generation
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/generation/internal/proc"
+)
+
+// Command is the "command" generator: it runs an external coding agent
+// (any command line: Claude Code, Codex, OpenHands, a script) in the
+// attempt's copy of the repository with a prompt file describing the bundle
+// format, under the attempt's time budget, killed with its whole process
+// group at the end. Its model traffic is pointed at a metering proxy
+// through OPENAI_BASE_URL, OPENAI_API_BASE and ANTHROPIC_BASE_URL; when the
+// proxy sees no usage, the tokens are read from the agent's JSON output,
+// and otherwise recorded as unknown.
+type Command struct {
+	argv      []string
+	upstreams map[string]string
+}
+
+var _ Generator = (*Command)(nil)
+
+// NewCommand returns the command generator for a command line, split into
+// words as a shell would split it (quotes and backslashes) but never run
+// by one. In its words {prompt_file}, {prompt} and {bundle_dir} are
+// replaced. upstreams overrides the proxy's targets (see StartMeter); by
+// default they are the environment's OPENAI_BASE_URL and
+// ANTHROPIC_BASE_URL, else the public APIs.
+func NewCommand(cmdline string, upstreams map[string]string) (*Command, error) {
+	argv, err := splitWords(cmdline)
+	if err != nil {
+		return nil, fmt.Errorf("builder command: %w", err)
+	}
+	if len(argv) == 0 {
+		return nil, errors.New("builder command: empty")
+	}
+	return &Command{argv: argv, upstreams: upstreams}, nil
+}
+
+// Generate implements Generator.
+func (g *Command) Generate(ctx context.Context, job *Job) (*Output, error) {
+	out := &Output{Tokens: Unknown()}
+	up := map[string]string{}
+	for _, kv := range job.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "OPENAI_BASE_URL":
+			up["openai"] = v
+		case "ANTHROPIC_BASE_URL":
+			up["anthropic"] = v
+		}
+	}
+	for k, v := range g.upstreams {
+		up[k] = v
+	}
+	meter, err := StartMeter(up)
+	if err != nil {
+		return out, err
+	}
+	defer meter.Close()
+
+	source := job.RepoSource
+	if !bundle.IsGitURL(source) {
+		rel, _ := filepath.Rel(job.Bundle, job.RepoDir)
+		source = filepath.ToSlash(rel)
+	}
+	prompt := commandPrompt(job, source)
+	promptFile := filepath.Join(job.Bundle, ".agentnet", "prompt.md")
+	if err := os.MkdirAll(filepath.Dir(promptFile), 0o755); err != nil {
+		return out, err
+	}
+	if err := os.WriteFile(promptFile, []byte(prompt), 0o644); err != nil {
+		return out, err
+	}
+	argv := make([]string, len(g.argv))
+	for i, a := range g.argv {
+		argv[i] = strings.NewReplacer("{prompt_file}", promptFile, "{prompt}", prompt, "{bundle_dir}", job.Bundle).Replace(a)
+	}
+	env := []string{}
+	for _, kv := range job.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "OPENAI_BASE_URL", "OPENAI_API_BASE", "ANTHROPIC_BASE_URL", "AGENTNET_BUNDLE_DIR", "AGENTNET_REPO_DIR", "AGENTNET_PROMPT_FILE":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env,
+		"OPENAI_BASE_URL="+meter.OpenAIURL(), "OPENAI_API_BASE="+meter.OpenAIURL(), "ANTHROPIC_BASE_URL="+meter.AnthropicURL(),
+		"AGENTNET_BUNDLE_DIR="+job.Bundle, "AGENTNET_REPO_DIR="+job.RepoDir, "AGENTNET_PROMPT_FILE="+promptFile)
+	budget := time.Until(job.Deadline)
+	if job.Deadline.IsZero() || budget <= 0 {
+		budget = DefaultTimeout
+	}
+	fmt.Fprintf(job.Log, "$ %s\n", shortArgv(argv))
+	res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: job.RepoDir, Env: env, Timeout: budget, MaxOutput: 16 << 20, Tee: job.Log, Stdin: strings.NewReader("")})
+	if in, o, n := meter.Usage(); n > 0 {
+		out.Tokens = Known(in, o, "proxy")
+	} else if in, o, ok := agentOutputUsage(res.Stdout); ok {
+		out.Tokens = Known(in, o, "agent-output")
+	}
+	if res.Err != nil {
+		return out, fmt.Errorf("coding agent: %w", res.Err)
+	}
+	if !bundle.Exists(job.Bundle) {
+		return out, fmt.Errorf("coding agent exited without writing %s", filepath.Join(job.Bundle, bundle.FileName))
+	}
+	return out, nil
+}
+
+func shortArgv(argv []string) string {
+	var parts []string
+	for _, a := range argv {
+		if len(a) > 80 || strings.Contains(a, "\n") {
+			a = fmt.Sprintf("<%d bytes>", len(a))
+		}
+		parts = append(parts, a)
+	}
+	return strings.Join(parts, " ")
+}
+
+func commandPrompt(job *Job, source string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Task: turn this repository into an A2A agent bundle\n\n")
+	fmt.Fprintf(&b, "The current directory is a copy of the repository %q (%s). Study it and write the file\n%s\n", job.Name, job.RepoDir, filepath.Join(job.Bundle, bundle.FileName))
+	fmt.Fprintf(&b, "(also in $AGENTNET_BUNDLE_DIR). Its repo field must be `repo: {source: %s}`", source)
+	if job.RepoRef != "" {
+		fmt.Fprintf(&b, " with `ref: %s`", job.RepoRef)
+	}
+	b.WriteString(". You may build the repository (the setup commands must do the same), but do not change its\nsource. The bundle passes only if it loads, its setup and check commands succeed, and the agent card\nbuilt from it is valid with at least one skill.\n\n")
+	b.WriteString(bundleFormat)
+	if !job.Deadline.IsZero() {
+		fmt.Fprintf(&b, "\n\nTime budget: finish before %s.\n", job.Deadline.UTC().Format(time.RFC3339))
+	}
+	if job.Feedback != "" {
+		fmt.Fprintf(&b, "\nThe previous attempt failed:\n%s\n", job.Feedback)
+	}
+	return b.String()
+}
+
+// splitWords splits a command line into words as a POSIX shell would
+// (single and double quotes, backslashes) without expanding anything.
+func splitWords(s string) ([]string, error) {
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				return nil, errors.New("unterminated single quote")
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			inWord = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0 {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			if i >= len(s) {
+				return nil, errors.New("unterminated double quote")
+			}
+			inWord = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+			inWord = true
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	return words, nil
+}
+

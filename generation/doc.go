@@ -1,0 +1,28 @@
+// Package generation turns a repository into an agent bundle (CONTRACT.md
+// §4) with a pluggable Generator, and measures every attempt the same way:
+// the generation gate deploys the bundle through the host, fetches its card
+// over HTTP, validates and lints it, and requires at least one skill and a
+// passing check.
+//
+// Generators register by name (RegisterGenerator; a duplicate panics); the
+// built-ins are "static" (analysis of the repository, no model), "llm" (an
+// OpenAI-compatible model given a digest of the repository) and "command"
+// (an external coding agent whose model traffic goes through a metering
+// proxy). Run drives the attempts:
+//
+//	rep, err := generation.Run(ctx, generation.Config{
+//		Repo:      "https://github.com/owner/tool.git", // or a local path
+//		Out:       "out/tool",
+//		Generator: "static",
+//		Attempts:  3,
+//		Env:       os.Environ(),
+//	})
+//	for _, a := range rep.Attempts { fmt.Println(a.N, a.OK, a.Reason, a.Tokens) }
+//	if rep.OK() { ... } // out/tool holds the first bundle that passed the gate
+//
+// The repository is cloned with the system git (so the user's credentials,
+// mirrors and proxies apply) or copied, never modified in place: nothing is
+// written outside Out. Each attempt works in Out/.agentnet/attempts/N and
+// leaves its record (attempt.json) and log (generate.log) there; the first
+// attempt that passes the gate becomes the bundle in Out.
+package generation

@@ -1,0 +1,583 @@
+package static
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/agentnet/agentnet/bundle"
+)
+
+// compose turns the tools of a repository into a bundle: one skill per
+// visible leaf command of each tool (the tool itself when it has none).
+func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bundle {
+	b := &bundle.Bundle{Version: 1}
+	name := opts.Name
+	if len(tools) == 1 {
+		name = tools[0].Name
+	}
+	b.Name = name
+	b.Repo = &bundle.RepoSource{Source: opts.Source, Ref: opts.Ref}
+	if opts.Source == "" {
+		b.Repo = nil
+	}
+	vocab := domainWords(readmeText, tools)
+	var names []string
+	for _, t := range tools {
+		names = append(names, t.Name)
+		for _, s := range t.Root.Subs {
+			names = append(names, s.Name)
+		}
+	}
+	sections := readmeSections(readmeText, names)
+	seenSetup := map[string]bool{}
+	for _, t := range tools {
+		for _, c := range t.Setup {
+			k := strings.Join(c, "\x00")
+			if !seenSetup[k] {
+				seenSetup[k] = true
+				b.Setup = append(b.Setup, bundle.Command(c))
+			}
+		}
+		b.Check = append(b.Check, bundle.Command(t.Check))
+		prefix := ""
+		if len(tools) > 1 {
+			prefix = t.Name
+		}
+		for _, leaf := range leaves(t) {
+			b.Skills = append(b.Skills, skillFor(t, leaf.path, leaf.cmd, prefix, sections, vocab))
+		}
+	}
+	dedupeIDs(b.Skills)
+	b.Description = bundleDescription(tools, readmeText, b.Skills)
+	return b
+}
+
+type leaf struct {
+	path []string
+	cmd  *Command
+}
+
+// leaves lists the commands that become skills: the visible subcommands
+// without visible subcommands of their own, or the tool itself.
+func leaves(t *Tool) []leaf {
+	var out []leaf
+	var walk func(c *Command, path []string)
+	walk = func(c *Command, path []string) {
+		var vis []*Command
+		for _, s := range c.Subs {
+			if !s.Hidden && !informational(s) {
+				vis = append(vis, s)
+			}
+		}
+		if len(vis) == 0 {
+			out = append(out, leaf{path: path, cmd: c})
+			return
+		}
+		for _, s := range vis {
+			walk(s, append(append([]string{}, path...), s.Name))
+		}
+	}
+	walk(t.Root, nil)
+	return out
+}
+
+var listingRE = regexp.MustCompile(`(?i)^(list|show|print|display)\b`)
+
+// informational reports whether a subcommand only reports the tool's own
+// configuration (its rules, formats, languages): it takes no positional
+// input and its summary says it lists something. Such commands are not a
+// capability a caller would hand work to.
+func informational(c *Command) bool {
+	if len(c.Args) > 0 || len(c.Subs) > 0 {
+		return false
+	}
+	for _, f := range c.Flags {
+		if isPathFlag(f) && !isOutput(f) {
+			return false
+		}
+	}
+	return listingRE.MatchString(c.Summary) && c.Usage != "" || listingRE.MatchString(c.Summary) && len(c.Flags) == 0
+}
+
+var idCleanRE = regexp.MustCompile(`[^a-z0-9._-]+`)
+
+func skillID(parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p != "" {
+			keep = append(keep, p)
+		}
+	}
+	id := idCleanRE.ReplaceAllString(strings.ToLower(strings.Join(keep, "-")), "-")
+	id = strings.Trim(id, "-._")
+	if id == "" {
+		return "run"
+	}
+	return id
+}
+
+func dedupeIDs(skills []bundle.Skill) {
+	seen := map[string]int{}
+	for i := range skills {
+		id := skills[i].ID
+		if n := seen[id]; n > 0 {
+			skills[i].ID = fmt.Sprintf("%s-%d", id, n+1)
+		}
+		seen[id]++
+	}
+}
+
+func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[string]string, vocab []string) bundle.Skill {
+	id := skillID(append([]string{prefix}, path...)...)
+	if len(path) == 0 {
+		id = skillID(t.Name)
+	}
+	sk := bundle.Skill{ID: id}
+	sk.Name = strings.TrimSpace(t.Name + " " + strings.Join(path, " "))
+	sk.Description = describe(t, path, c, sections)
+	props := map[string]any{}
+	var required []any
+	run := append([]string{}, t.Prog...)
+	run = append(run, path...)
+	if t.Flat {
+		sk.Run = bundle.Command(run)
+		sk.Tags = tagsFor(sk, vocab)
+		return sk
+	}
+	used := map[string]bool{}
+	pname := func(raw string) string {
+		n := paramName(raw)
+		if bundle.IsBuiltin(n) {
+			n += "_value"
+		}
+		for used[n] {
+			n += "_arg"
+		}
+		used[n] = true
+		return n
+	}
+	for _, f := range c.Flags {
+		n := pname(f.Long + "|" + f.Short)
+		props[n] = flagSchema(f)
+		flag := "-" + f.Short
+		if f.Long != "" {
+			flag = f.Dashes + f.Long
+			if flag == f.Long {
+				flag = "--" + f.Long
+			}
+		}
+		run = append(run, flag, "{{"+n+"}}")
+		if f.Required {
+			required = append(required, n)
+		}
+	}
+	for _, a := range c.Args {
+		n := pname(a.Name)
+		props[n] = argSchema(a)
+		run = append(run, "{{"+n+"}}")
+		if !a.Optional {
+			required = append(required, n)
+		}
+	}
+	sk.Params = map[string]any{"type": "object", "properties": props}
+	if len(required) > 0 {
+		sk.Params["required"] = required
+	}
+	sk.Run = bundle.Command(run)
+	sk.Examples = examplesFor(t, path, c)
+	sk.Tags = tagsFor(sk, vocab)
+	return sk
+}
+
+var paramRE = regexp.MustCompile(`[^a-z0-9]+`)
+
+// paramName turns a flag name ("molar-mass|m"), a metavar ("FILE.csv",
+// "EL=PCT") or a dest into a parameter name.
+func paramName(raw string) string {
+	long, short, _ := strings.Cut(raw, "|")
+	if long == "" {
+		long = short
+	}
+	s := strings.ToLower(long)
+	if base, ext, ok := strings.Cut(s, "."); ok && len(ext) <= 5 && base != "" {
+		s = base
+	}
+	s = strings.Trim(paramRE.ReplaceAllString(s, "_"), "_")
+	if s == "" {
+		s = "arg"
+	}
+	if s[0] >= '0' && s[0] <= '9' {
+		s = "p_" + s
+	}
+	return s
+}
+
+var (
+	pathNameRE = regexp.MustCompile(`(?i)^(file|files|filename|path|paths|dir|directory|folder|input|inputs|infile|src|source|image|images|img|photo|picture|page|pages|html|csv|tsv|json|yaml|pdf|doc|document|archive|zip|tar|data|dataset|config|template|script|text|txt|md|markdown|log|logfile|db|database)s?$`)
+	pathExtRE  = regexp.MustCompile(`(?i)^[a-z]+\.[a-z0-9]{1,5}$`)
+	pathHelpRE = regexp.MustCompile(`(?i)^(?:(?:an?|the|one|or|more|input|local|[A-Z0-9.,/-]+|text|plain)\s+){0,4}(?:file|files|directory|folder|path|image|document)s?\b`)
+	outNameRE  = regexp.MustCompile(`(?i)^(o|out|output|outfile|output[-_]?file|output[-_]?dir|outdir|save|save[-_]to|dest|destination|write|to|target)$`)
+	outHelpRE  = regexp.MustCompile(`(?i)^(write|save|store|output|dump|export)\b`)
+)
+
+func isOutput(f *Flag) bool {
+	return f.Type == "string" && (outNameRE.MatchString(f.Long) || (f.Long == "" && f.Short == "o") || outHelpRE.MatchString(f.Help))
+}
+
+func isPathFlag(f *Flag) bool {
+	if f.Type != "string" && f.Type != "array" || f.Metavar == "" {
+		return false
+	}
+	m := strings.Trim(f.Metavar, "<>")
+	return pathNameRE.MatchString(m) || pathExtRE.MatchString(m) && pathNameRE.MatchString(strings.SplitN(m, ".", 2)[0]) ||
+		strings.Contains(strings.ToLower(f.Long), "file") || strings.HasSuffix(strings.ToLower(f.Long), "path") || strings.HasSuffix(strings.ToLower(f.Long), "dir")
+}
+
+func isPathArg(a *Arg) bool {
+	if a.Type != "" && a.Type != "string" {
+		return false
+	}
+	n := a.Name
+	return pathNameRE.MatchString(n) || pathExtRE.MatchString(n) || strings.HasSuffix(strings.ToLower(n), "file") ||
+		strings.HasSuffix(strings.ToLower(n), "path") || strings.HasSuffix(a.Help, "(file)") || pathHelpRE.MatchString(a.Help)
+}
+
+func flagSchema(f *Flag) map[string]any {
+	s := map[string]any{}
+	typ := f.Type
+	if typ == "" {
+		typ = "string"
+	}
+	s["type"] = typ
+	desc := sentence(f.Help)
+	switch {
+	case typ == "array":
+		item := map[string]any{"type": orString(f.Item)}
+		if isPathFlag(f) && !isOutput(f) {
+			item["format"] = "path"
+			s["format"] = "path"
+		}
+		s["items"] = item
+	case isOutput(f):
+		desc = strings.TrimSpace(desc + " A file name: the file is written in the task's work directory and returned.")
+	case isPathFlag(f) && typ == "string":
+		s["format"] = "path"
+	}
+	if desc != "" {
+		s["description"] = desc
+	}
+	if f.Default != nil && typ != "boolean" && typ != "array" {
+		if v := schemaValue(f.Default, typ); v != nil {
+			s["default"] = v
+		}
+	}
+	if len(f.Choices) > 0 && typ == "string" {
+		var enum []any
+		for _, c := range f.Choices {
+			enum = append(enum, c)
+		}
+		s["enum"] = enum
+	}
+	return s
+}
+
+func argSchema(a *Arg) map[string]any {
+	s := map[string]any{}
+	typ := a.Type
+	if typ == "" {
+		typ = "string"
+	}
+	item := map[string]any{"type": typ}
+	if isPathArg(a) && typ == "string" {
+		item["format"] = "path"
+	}
+	if len(a.Choices) > 0 {
+		var enum []any
+		for _, c := range a.Choices {
+			enum = append(enum, c)
+		}
+		item["enum"] = enum
+	}
+	if a.Variadic {
+		s["type"] = "array"
+		s["items"] = item
+		if f, ok := item["format"]; ok {
+			s["format"] = f
+		}
+		if !a.Optional {
+			s["minItems"] = 1
+		}
+	} else {
+		for k, v := range item {
+			s[k] = v
+		}
+		if a.Default != nil {
+			if v := schemaValue(a.Default, typ); v != nil {
+				s["default"] = v
+			}
+		}
+	}
+	if d := sentence(strings.TrimSuffix(a.Help, " (file)")); d != "" {
+		s["description"] = d
+	}
+	return s
+}
+
+// schemaValue returns v if it fits typ, else nil.
+func schemaValue(v any, typ string) any {
+	switch x := v.(type) {
+	case string:
+		if typ == "string" {
+			return x
+		}
+		return convert(x, typ)
+	case float64:
+		if typ == "integer" && x == float64(int64(x)) {
+			return int64(x)
+		}
+		if typ == "number" {
+			return x
+		}
+	case int64:
+		if typ == "integer" {
+			return x
+		}
+		if typ == "number" {
+			return float64(x)
+		}
+	case bool:
+		if typ == "boolean" {
+			return x
+		}
+	}
+	return nil
+}
+
+func orString(s string) string {
+	if s == "" {
+		return "string"
+	}
+	return s
+}
+
+// describe writes a skill's description: what the command's own help says
+// it does (its one-line summary, then the first sentences of its longer
+// text), or what the README says of it, or the tool's docs.
+func describe(t *Tool, path []string, c *Command, sections map[string]string) string {
+	var parts []string
+	add := func(s string) {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			return
+		}
+		for _, p := range parts {
+			if strings.Contains(strings.ToLower(p), strings.ToLower(strings.TrimSuffix(s, "."))) {
+				return
+			}
+		}
+		parts = append(parts, sentence(s))
+	}
+	add(c.Summary)
+	about := firstParagraph(c.About)
+	if len(path) == 0 && about == "" {
+		about = firstParagraph(t.Doc)
+	}
+	// A one-line summary of some length says what the command does; more
+	// text (the help's details) blurs one skill into the next. A terse
+	// summary gets the first sentence of the longer description.
+	if len(strings.Fields(c.Summary)) < 6 {
+		add(firstSentences(about, 1, 320))
+	}
+	if len(parts) == 0 && len(path) > 0 {
+		add(firstSentences(sections[path[len(path)-1]], 1, 240))
+	}
+	if len(parts) == 0 {
+		add(firstSentences(firstParagraph(t.Summary), 1, 200))
+	}
+	if len(parts) == 0 {
+		if len(path) > 0 {
+			add(fmt.Sprintf("Run the %s command of %s", strings.Join(path, " "), t.Name))
+		} else {
+			add(fmt.Sprintf("Run %s", t.Name))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func firstParagraph(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.Join(strings.Fields(s), " ")
+}
+
+var sentenceEndRE = regexp.MustCompile(`[.!?](\s+|$)`)
+
+// firstSentences returns up to n sentences of s, at most max bytes.
+func firstSentences(s string, n, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return ""
+	}
+	end := len(s)
+	locs := sentenceEndRE.FindAllStringIndex(s, -1)
+	count := 0
+	for _, l := range locs {
+		// "e.g." and single letters are not sentence ends.
+		if l[0] >= 2 && (s[l[0]-2] == '.' || s[l[0]-2] == ' ' || l[0] >= 3 && s[l[0]-3:l[0]] == "e.g" || l[0] >= 3 && s[l[0]-3:l[0]] == "i.e") {
+			continue
+		}
+		count++
+		if count == n {
+			end = l[0] + 1
+			break
+		}
+	}
+	out := strings.TrimSpace(s[:end])
+	if len(out) > max {
+		cut := strings.LastIndex(out[:max], " ")
+		if cut < max/2 {
+			cut = max
+		}
+		out = strings.TrimRight(out[:cut], ",;: ") + "…"
+	}
+	return out
+}
+
+// sentence capitalises s and ends it with a period.
+func sentence(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return ""
+	}
+	r := []rune(s)
+	if unicode.IsLower(r[0]) && (len(r) < 2 || !unicode.IsUpper(r[1])) {
+		r[0] = unicode.ToUpper(r[0])
+	}
+	s = string(r)
+	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "…") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, ")") {
+		s += "."
+	}
+	return s
+}
+
+func examplesFor(t *Tool, path []string, c *Command) []string {
+	var out []string
+	want := strings.Join(append([]string{t.Name}, path...), " ")
+	for _, e := range c.Examples {
+		if strings.HasPrefix(e, want+" ") || len(path) == 0 || !strings.HasPrefix(e, t.Name+" ") {
+			out = append(out, e)
+		}
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
+
+func bundleDescription(tools []*Tool, readmeText string, skills []bundle.Skill) string {
+	var d string
+	for _, t := range tools {
+		if t.Summary != "" {
+			d = t.Summary
+			break
+		}
+	}
+	if d == "" {
+		d = firstSentences(readmeSummary(readmeText), 3, 400)
+	}
+	if d == "" && len(tools) > 0 {
+		d = firstSentences(firstParagraph(tools[0].Root.About), 2, 300)
+	}
+	if d == "" && len(tools) > 0 {
+		d = firstSentences(firstParagraph(tools[0].Doc), 2, 300)
+	}
+	d = sentence(d)
+	var ids []string
+	for _, s := range skills {
+		ids = append(ids, s.ID)
+	}
+	if len(ids) > 12 {
+		ids = append(ids[:12], "…")
+	}
+	skillsLine := fmt.Sprintf("Skills: %s.", strings.Join(ids, ", "))
+	if d == "" {
+		return skillsLine
+	}
+	return d + " " + skillsLine
+}
+
+// stopWords are left out of tags.
+var stopWords = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`a about above after again all also an and any are as at be been before being below
+	between both but by can could did do does doing down during each else etc every few for from further given gives
+	has have having here how if in into is it its itself just like may more most much must no nor not now of off on
+	once one only or other our out over own same see should so some such than that the their them then there these
+	they this those through to too two under until up use used uses using very via was we were what when where which
+	while who why will with within without would you your default defaults print prints printed show shows list lists
+	file files option options flag flags command commands usage help run runs tool tools read reads write writes output
+	input stdin stdout text line lines value values number numbers given first last new instead e.g example examples
+	install installation license mit python node go golang shell script scripts package version cli argument arguments
+	json yes set sets get gets make makes return returns work works one two three name names each`) {
+		stopWords[w] = true
+	}
+}
+
+var wordRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+-]*[A-Za-z0-9]`)
+
+// domainWords ranks the README's content words (and the packages'
+// keywords) by frequency: the vocabulary tags are drawn from.
+func domainWords(readmeText string, tools []*Tool) []string {
+	counts := map[string]int{}
+	for _, w := range wordRE.FindAllString(cleanMarkdown(readmeText), -1) {
+		lw := strings.ToLower(w)
+		if len(lw) < 4 || stopWords[lw] {
+			continue
+		}
+		counts[lw]++
+	}
+	for _, t := range tools {
+		delete(counts, strings.ToLower(t.Name))
+		for _, k := range t.Keywords {
+			counts[strings.ToLower(k)] += 100
+		}
+	}
+	words := sortedKeys(counts)
+	sort.SliceStable(words, func(i, j int) bool { return counts[words[i]] > counts[words[j]] })
+	if len(words) > 60 {
+		words = words[:60]
+	}
+	return words
+}
+
+// tagsFor picks a skill's tags: the domain words its own text uses, most
+// frequent in the README first, then words of its id.
+func tagsFor(sk bundle.Skill, vocab []string) []string {
+	text := strings.ToLower(sk.ID + " " + sk.Description)
+	words := map[string]bool{}
+	for _, w := range wordRE.FindAllString(text, -1) {
+		words[w] = true
+	}
+	var tags []string
+	for _, v := range vocab {
+		if words[v] || (strings.Contains(v, " ") && strings.Contains(text, v)) {
+			tags = append(tags, v)
+		}
+		if len(tags) == 4 {
+			break
+		}
+	}
+	for _, p := range strings.Split(sk.ID, "-") {
+		if len(p) >= 3 && !slices.Contains(tags, p) && !stopWords[p] && len(tags) < 5 {
+			tags = append(tags, p)
+		}
+	}
+	return tags
+}

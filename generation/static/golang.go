@@ -1,0 +1,442 @@
+package static
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// goTools finds the main packages of a Go module and reads, from their
+// source, the flags they define (flag and pflag/cobra calls, with types and
+// defaults), the subcommands their cobra.Command literals and their
+// switch statements on the first argument name, and their package docs.
+func goTools(r *repo) []*Tool {
+	if !r.has("go.mod") && !r.hasExt(".go") {
+		return nil
+	}
+	module := ""
+	if data, ok := r.read("go.mod", 64<<10); ok {
+		for _, ln := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(ln); len(f) >= 2 && f[0] == "module" {
+				module = strings.Trim(f[1], `"`)
+			}
+		}
+	}
+	dirs := map[string][]string{}
+	for _, f := range r.files {
+		if strings.HasSuffix(f, ".go") && !strings.HasSuffix(f, "_test.go") && !skipGoDir(path.Dir(f)) {
+			dirs[path.Dir(f)] = append(dirs[path.Dir(f)], f)
+		}
+	}
+	var tools []*Tool
+	for _, dir := range sortedKeys(dirs) {
+		fset := token.NewFileSet()
+		var files []*ast.File
+		isMain := false
+		for _, f := range dirs[dir] {
+			data, ok := r.read(f, 2<<20)
+			if !ok {
+				continue
+			}
+			af, err := parser.ParseFile(fset, f, data, parser.ParseComments)
+			if err != nil || af.Name.Name != "main" || buildIgnored(af) {
+				continue
+			}
+			files = append(files, af)
+			for _, d := range af.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
+					isMain = true
+				}
+			}
+		}
+		if !isMain {
+			continue
+		}
+		name := path.Base(dir)
+		if dir == "." {
+			name = path.Base(module)
+			if name == "" || name == "." || strings.HasPrefix(name, "v") && len(name) <= 3 {
+				name = r.name
+			}
+		}
+		name = sanitizeProg(name)
+		bin := ".agentnet/bin/" + name
+		pkg := "./" + dir
+		if dir == "." {
+			pkg = "."
+		}
+		t := &Tool{
+			Name:   name,
+			Kind:   "go",
+			Source: dir,
+			Prog:   []string{bin},
+			Setup:  [][]string{{"go", "build", "-trimpath", "-o", bin, pkg}},
+			Check:  []string{bin, "--help"},
+			Root:   goSource(files),
+		}
+		for _, af := range files {
+			if af.Doc != nil && t.Doc == "" {
+				t.Doc = af.Doc.Text()
+			}
+		}
+		tools = append(tools, t)
+	}
+	// Several main packages: prefer the ones under cmd/ or the root when
+	// others are examples.
+	return tools
+}
+
+func skipGoDir(dir string) bool {
+	for _, part := range strings.Split(dir, "/") {
+		switch part {
+		case "example", "examples", "_examples", "testdata", "hack", "test", "tests", "e2e", "bench", "benchmark", "benchmarks", "vendor", "internal":
+			if part == "internal" && !strings.Contains(dir, "cmd") {
+				return true
+			}
+			if part != "internal" {
+				return true
+			}
+		}
+		if strings.HasPrefix(part, "_") || strings.HasPrefix(part, ".") && part != "." {
+			return true
+		}
+	}
+	return false
+}
+
+func buildIgnored(f *ast.File) bool {
+	for _, cg := range f.Comments {
+		for _, c := range cg.List {
+			if c.Pos() >= f.Package {
+				return false
+			}
+			if strings.HasPrefix(c.Text, "//go:build") && (strings.Contains(c.Text, "ignore") || strings.Contains(c.Text, "tools")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flagFuncs maps flag-defining methods to the type of the flag.
+var flagFuncs = map[string]string{
+	"String": "string", "Int": "integer", "Int64": "integer", "Int32": "integer", "Uint": "integer", "Uint64": "integer",
+	"Float64": "number", "Float32": "number", "Bool": "boolean", "Duration": "string", "Count": "integer",
+	"StringSlice": "array", "StringArray": "array", "IntSlice": "array",
+}
+
+// goSource reads a main package: a root command whose flags are those
+// defined outside any subcommand, and subcommands from cobra literals,
+// command tables ({name: "x", ...}) and switch statements on an argument.
+func goSource(files []*ast.File) *Command {
+	root := &Command{}
+	subs := map[string]*Command{}
+	getSub := func(name string) *Command {
+		if s, ok := subs[name]; ok {
+			return s
+		}
+		s := &Command{Name: name, Hidden: isHiddenCommand(name)}
+		subs[name] = s
+		root.Subs = append(root.Subs, s)
+		return s
+	}
+	for _, af := range files {
+		var stack []ast.Node
+		ast.Inspect(af, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			stack = append(stack, n)
+			switch x := n.(type) {
+			case *ast.CompositeLit:
+				if name, fields := commandLiteral(x); name != "" {
+					s := getSub(name)
+					if v := fields["short"]; v != "" && s.Summary == "" {
+						s.Summary = v
+					} else if v := fields["summary"]; v != "" && s.Summary == "" {
+						s.Summary = v
+					}
+					for _, k := range []string{"long", "about", "description", "help"} {
+						if v := fields[k]; v != "" && s.About == "" {
+							s.About = strings.TrimSpace(v)
+						}
+					}
+				}
+			case *ast.CallExpr:
+				f := flagCall(x)
+				if f == nil {
+					return true
+				}
+				owner := enclosingCommand(stack)
+				c := root
+				if owner != "" {
+					c = getSub(owner)
+				}
+				if c.flag(f.Long, f.Short) == nil {
+					c.Flags = append(c.Flags, f)
+				}
+			case *ast.SwitchStmt:
+				if !isArgSwitch(x.Tag) {
+					return true
+				}
+				for _, st := range x.Body.List {
+					cc, ok := st.(*ast.CaseClause)
+					if !ok {
+						continue
+					}
+					for _, e := range cc.List {
+						if s, ok := stringLit(e); ok && cmdNameRE.MatchString(s) {
+							getSub(s)
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	// The root's own cobra literal is the one whose Use is the program:
+	// keep subcommands only when there are several or one is not the root.
+	return root
+}
+
+// commandLiteral recognises a composite literal that describes a command:
+// cobra.Command{Use: "name ...", Short: ...} or a command table entry with
+// a name field. It returns the command name and its string fields, with
+// lower-cased keys.
+func commandLiteral(x *ast.CompositeLit) (string, map[string]string) {
+	fields := map[string]string{}
+	for _, el := range x.Elts {
+		kv, ok := el.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		k, ok := kv.Key.(*ast.Ident)
+		if !ok {
+			continue
+		}
+		if s, ok := stringLit(kv.Value); ok {
+			fields[strings.ToLower(k.Name)] = s
+		}
+	}
+	name := ""
+	if u, ok := fields["use"]; ok {
+		name = strings.Fields(u + " ")[0]
+	} else if n, ok := fields["name"]; ok && (fields["summary"] != "" || fields["short"] != "" || fields["usage"] != "" || fields["help"] != "" || fields["about"] != "") {
+		name = n
+	}
+	if !cmdNameRE.MatchString(name) {
+		return "", nil
+	}
+	return name, fields
+}
+
+// enclosingCommand returns the name of the command literal a flag call sits
+// in (a cobra.Command's Run or a table entry's setup function), or the
+// subcommand of an enclosing switch case, or "".
+func enclosingCommand(stack []ast.Node) string {
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch x := stack[i].(type) {
+		case *ast.CompositeLit:
+			if name, _ := commandLiteral(x); name != "" {
+				return name
+			}
+		case *ast.CaseClause:
+			if len(x.List) == 1 {
+				if s, ok := stringLit(x.List[0]); ok && cmdNameRE.MatchString(s) && i > 1 {
+					if sw, ok := stack[i-2].(*ast.SwitchStmt); ok && isArgSwitch(sw.Tag) {
+						return s
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// isArgSwitch reports whether a switch tag looks like the first
+// command-line argument: os.Args[1], args[0], flag.Arg(0), cmd, command.
+func isArgSwitch(tag ast.Expr) bool {
+	switch t := tag.(type) {
+	case *ast.IndexExpr:
+		if lit, ok := t.Index.(*ast.BasicLit); ok && (lit.Value == "0" || lit.Value == "1") {
+			s := exprString(t.X)
+			return strings.HasSuffix(strings.ToLower(s), "args")
+		}
+	case *ast.CallExpr:
+		s := exprString(t.Fun)
+		return s == "flag.Arg" || strings.HasSuffix(s, ".Arg")
+	case *ast.Ident:
+		switch strings.ToLower(t.Name) {
+		case "cmd", "command", "subcmd", "subcommand", "verb", "action", "op", "mode":
+			return true
+		}
+	}
+	return false
+}
+
+func exprString(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t.Name
+	case *ast.SelectorExpr:
+		return exprString(t.X) + "." + t.Sel.Name
+	}
+	return ""
+}
+
+// flagCall reads a flag definition: flag.Int("n", 10, "usage"),
+// fs.StringVar(&s, "name", "", "usage"), cmd.Flags().IntVarP(&n, "count",
+// "c", 1, "usage"), pflag's BoolP.
+func flagCall(x *ast.CallExpr) *Flag {
+	sel, ok := x.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	m := sel.Sel.Name
+	args := x.Args
+	withShort := strings.HasSuffix(m, "P")
+	base := strings.TrimSuffix(m, "P")
+	isVar := strings.HasSuffix(base, "Var")
+	base = strings.TrimSuffix(base, "Var")
+	typ, ok := flagFuncs[base]
+	if !ok {
+		return nil
+	}
+	if isVar {
+		if len(args) == 0 {
+			return nil
+		}
+		args = args[1:]
+	}
+	want := 3
+	if withShort {
+		want = 4
+	}
+	if base == "Count" {
+		want--
+	}
+	if len(args) != want {
+		return nil
+	}
+	name, ok := stringLit(args[0])
+	if !ok || name == "" || strings.ContainsAny(name, " =") {
+		return nil
+	}
+	f := &Flag{Type: typ, Typed: true}
+	if len(name) == 1 {
+		f.Short = name
+	} else {
+		f.Long = name
+	}
+	i := 1
+	if withShort {
+		if s, ok := stringLit(args[1]); ok && s != "" {
+			f.Short = s
+		}
+		i++
+	}
+	if base != "Count" {
+		f.Default = literalValue(args[i], typ)
+		i++
+	}
+	if s, ok := stringLit(args[i]); ok {
+		f.Help = s
+	}
+	if typ == "array" {
+		f.Item = "string"
+		if base == "IntSlice" {
+			f.Item = "integer"
+		}
+	}
+	return f
+}
+
+func literalValue(e ast.Expr, typ string) any {
+	switch v := e.(type) {
+	case *ast.BasicLit:
+		switch v.Kind {
+		case token.STRING:
+			s, _ := strconv.Unquote(v.Value)
+			if s == "" {
+				return nil
+			}
+			return s
+		case token.INT:
+			n, err := strconv.ParseInt(v.Value, 0, 64)
+			if err != nil {
+				return nil
+			}
+			if typ == "number" {
+				return float64(n)
+			}
+			return n
+		case token.FLOAT:
+			f, err := strconv.ParseFloat(v.Value, 64)
+			if err != nil {
+				return nil
+			}
+			return f
+		}
+	case *ast.Ident:
+		if v.Name == "true" {
+			return true
+		}
+	case *ast.UnaryExpr:
+		if v.Op == token.SUB {
+			switch x := literalValue(v.X, typ).(type) {
+			case int64:
+				return -x
+			case float64:
+				return -x
+			}
+		}
+	}
+	return nil
+}
+
+func stringLit(e ast.Expr) (string, bool) {
+	switch v := e.(type) {
+	case *ast.BasicLit:
+		if v.Kind == token.STRING {
+			s, err := strconv.Unquote(v.Value)
+			return s, err == nil
+		}
+	case *ast.BinaryExpr:
+		if v.Op == token.ADD {
+			a, ok1 := stringLit(v.X)
+			b, ok2 := stringLit(v.Y)
+			return a + b, ok1 && ok2
+		}
+	}
+	return "", false
+}
+
+func sanitizeProg(name string) string {
+	name = strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_', r == '.':
+			return r
+		}
+		return '-'
+	}, name)
+	name = strings.Trim(name, ".-")
+	if name == "" {
+		return "tool"
+	}
+	return name
+}
+
+func sortedKeys[M ~map[string]V, V any](m M) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+

@@ -1,0 +1,500 @@
+package static
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// parseHelp reads the --help text of a command: its usage line, description,
+// subcommands, options, positional arguments and examples. It knows the
+// shapes argparse, click, cobra, Go's flag package and hand-written usage
+// texts take; what it does not recognise it leaves out.
+func parseHelp(text string) *Command {
+	c := &Command{}
+	lines := helpLines(text)
+	type section struct {
+		kind  string
+		lines []string
+	}
+	var pre, post []string // description paragraphs before and after usage
+	var sections []*section
+	var cur *section
+	seenUsage := false
+	for i := 0; i < len(lines); i++ {
+		ln := lines[i]
+		trim := strings.TrimSpace(ln)
+		low := strings.ToLower(trim)
+		if indentOf(ln) == 0 && strings.HasPrefix(low, "usage:") {
+			u := strings.TrimSpace(trim[len("usage:"):])
+			// The usage may continue on following lines, indented.
+			for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && indentOf(lines[i+1]) > 0 && !isHeader(lines[i+1]) {
+				i++
+				if u == "" {
+					u = strings.TrimSpace(lines[i])
+				} else if c.Usage == "" && !strings.HasPrefix(strings.TrimSpace(lines[i]), "[") && u != "" && indentOf(lines[i]) <= 4 {
+					// a second usage form ("tool [command]" after "tool [flags]"): keep the first
+					continue
+				} else {
+					u += " " + strings.TrimSpace(lines[i])
+				}
+			}
+			if c.Usage == "" {
+				c.Usage = u
+			}
+			seenUsage, cur = true, nil
+			continue
+		}
+		if isHeader(ln) {
+			cur = &section{kind: sectionKind(trim)}
+			sections = append(sections, cur)
+			continue
+		}
+		switch {
+		case cur != nil:
+			cur.lines = append(cur.lines, ln)
+		case !seenUsage:
+			pre = append(pre, ln)
+		default:
+			post = append(post, ln)
+		}
+	}
+	c.About = joinParagraphs(post)
+	if c.About == "" {
+		c.About = joinParagraphs(pre)
+	} else if p := joinParagraphs(pre); p != "" && len(sections) > 0 && !strings.Contains(p, c.About) {
+		// cobra prints the long description before the usage
+		c.About = p + "\n\n" + c.About
+	}
+	for _, s := range sections {
+		items := helpItems(s.lines)
+		switch s.kind {
+		case "commands":
+			for _, it := range items {
+				addSubs(c, it)
+			}
+		case "args":
+			for _, it := range items {
+				if len(it.children) > 0 || strings.HasPrefix(it.term, "{") {
+					// argparse lists subcommands under their metavar
+					if len(it.children) == 0 {
+						for _, n := range strings.Split(strings.Trim(it.term, "{}"), ",") {
+							addSubs(c, &helpItem{term: n})
+						}
+					}
+					for _, ch := range it.children {
+						addSubs(c, ch)
+					}
+					continue
+				}
+				if strings.HasPrefix(it.term, "-") {
+					addFlag(c, it)
+					continue
+				}
+				c.Args = append(c.Args, &Arg{Name: strings.Fields(it.term)[0], Help: it.desc})
+			}
+		case "flags":
+			for _, it := range items {
+				if strings.HasPrefix(it.term, "-") {
+					addFlag(c, it)
+				}
+			}
+		case "examples":
+			for _, ln := range s.lines {
+				ex := strings.TrimSpace(ln)
+				if i := strings.Index(ex, " #"); i > 0 {
+					ex = strings.TrimSpace(ex[:i])
+				}
+				ex = strings.TrimPrefix(ex, "$ ")
+				if ex != "" && !strings.HasPrefix(ex, "#") {
+					c.Examples = append(c.Examples, ex)
+				}
+			}
+		}
+	}
+	usageArgs(c)
+	return c
+}
+
+// helpLines expands tabs, drops terminal escapes and trailing spaces.
+func helpLines(text string) []string {
+	text = ansiRE.ReplaceAllString(text, "")
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	var out []string
+	for _, ln := range strings.Split(text, "\n") {
+		if strings.Contains(ln, "\t") {
+			var b strings.Builder
+			col := 0
+			for _, r := range ln {
+				if r == '\t' {
+					n := 8 - col%8
+					b.WriteString(strings.Repeat(" ", n))
+					col += n
+					continue
+				}
+				b.WriteRune(r)
+				col++
+			}
+			ln = b.String()
+		}
+		out = append(out, strings.TrimRightFunc(ln, unicode.IsSpace))
+	}
+	return out
+}
+
+var ansiRE = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+
+func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
+
+// isHeader reports whether a line opens a section: "Commands:", "options:",
+// "Available Commands:", "Options (all commands):".
+func isHeader(ln string) bool {
+	if indentOf(ln) > 1 {
+		return false
+	}
+	t := strings.TrimSpace(ln)
+	if !strings.HasSuffix(t, ":") || len(t) > 48 || strings.HasPrefix(t, "-") {
+		return false
+	}
+	return len(strings.Fields(t)) <= 5
+}
+
+func sectionKind(header string) string {
+	h := strings.ToLower(strings.TrimSuffix(header, ":"))
+	switch {
+	case strings.Contains(h, "example"):
+		return "examples"
+	case strings.Contains(h, "command") && !strings.Contains(h, "option") && !strings.Contains(h, "flag"):
+		return "commands"
+	case strings.Contains(h, "subcommand"):
+		return "commands"
+	case strings.Contains(h, "global"):
+		return "global"
+	case strings.Contains(h, "option") || strings.Contains(h, "flag") || strings.Contains(h, "switch"):
+		return "flags"
+	case strings.Contains(h, "argument") || strings.Contains(h, "positional") || h == "args":
+		return "args"
+	}
+	return "other"
+}
+
+func joinParagraphs(lines []string) string {
+	var paras []string
+	var cur []string
+	flush := func() {
+		if len(cur) > 0 {
+			paras = append(paras, strings.Join(cur, " "))
+			cur = nil
+		}
+	}
+	for _, ln := range lines {
+		t := strings.TrimSpace(ln)
+		if t == "" {
+			flush()
+			continue
+		}
+		cur = append(cur, t)
+	}
+	flush()
+	return strings.Join(paras, "\n\n")
+}
+
+// helpItem is one entry of a section: a term ("-n, --number N", "top FILE",
+// "COMMAND") and its description, with nested entries.
+type helpItem struct {
+	term     string
+	desc     string
+	indent   int
+	descCol  int
+	children []*helpItem
+}
+
+var splitRE = regexp.MustCompile(`\S(\s{2,})\S`)
+
+func helpItems(lines []string) []*helpItem {
+	var top []*helpItem
+	var cur, parent *helpItem
+	for _, ln := range lines {
+		t := strings.TrimSpace(ln)
+		if t == "" {
+			continue
+		}
+		ind := indentOf(ln)
+		if cur != nil && ind > cur.indent && ((cur.descCol > 0 && ind >= cur.descCol-1) || ind >= cur.indent+6) {
+			if cur.desc == "" && cur.descCol == 0 {
+				cur.descCol = ind
+			}
+			cur.desc = strings.TrimSpace(cur.desc + " " + t)
+			continue
+		}
+		it := &helpItem{indent: ind}
+		if loc := splitRE.FindStringSubmatchIndex(ln[ind:]); loc != nil {
+			it.term = strings.TrimSpace(ln[ind : ind+loc[2]])
+			it.desc = strings.TrimSpace(ln[ind+loc[3]:])
+			it.descCol = ind + loc[3]
+		} else {
+			it.term = t
+		}
+		switch {
+		case parent != nil && ind > parent.indent:
+			parent.children = append(parent.children, it)
+		case cur != nil && ind > cur.indent && cur.desc == "":
+			parent = cur
+			cur.children = append(cur.children, it)
+		default:
+			parent = nil
+			top = append(top, it)
+		}
+		if parent == nil || it != parent {
+			cur = it
+		}
+	}
+	return top
+}
+
+var cmdNameRE = regexp.MustCompile(`^[a-z][a-z0-9_.:-]*$`)
+
+func addSubs(c *Command, it *helpItem) {
+	term := strings.TrimSpace(it.term)
+	if term == "" {
+		return
+	}
+	// "top FILE [-n 10]", "stats, st", "run (r)"
+	name := strings.Fields(term)[0]
+	name = strings.TrimRight(name, ",")
+	if !cmdNameRE.MatchString(name) || c.find(name) != nil {
+		return
+	}
+	sub := &Command{Name: name, Summary: it.desc}
+	if rest := strings.TrimSpace(strings.TrimPrefix(term, strings.Fields(term)[0])); rest != "" {
+		sub.Usage = name + " " + rest
+	}
+	sub.Hidden = isHiddenCommand(name)
+	c.Subs = append(c.Subs, sub)
+}
+
+func isHiddenCommand(name string) bool {
+	switch name {
+	case "help", "version", "completion", "completions", "__complete", "license", "man", "docs":
+		return true
+	}
+	return false
+}
+
+var (
+	defaultRE = regexp.MustCompile(`(?i)[(\[]default:?\s*([^)\]]*)[)\]]`)
+	choiceRE  = regexp.MustCompile(`^\{([^}]*)\}$`)
+)
+
+// addFlag parses a flag term: "-f FILE, --file FILE", "--index N, -n N",
+// "-n, --number N", "-name string" (Go), "--out=FILE", "--[no-]color".
+func addFlag(c *Command, it *helpItem) {
+	f := &Flag{Help: it.desc}
+	term := strings.ReplaceAll(it.term, " | ", ", ")
+	for _, part := range strings.Split(term, ",") {
+		part = strings.TrimSpace(part)
+		if !strings.HasPrefix(part, "-") {
+			continue
+		}
+		name, meta, _ := strings.Cut(part, " ")
+		if n, m, ok := strings.Cut(name, "="); ok {
+			name, meta = n, m
+		}
+		if n, m, ok := strings.Cut(name, "["); ok && strings.HasPrefix(m, "=") {
+			name, meta = n, strings.TrimSuffix(strings.TrimPrefix(m, "="), "]")
+		}
+		meta = strings.Trim(strings.TrimSpace(meta), "<>[]=")
+		switch {
+		case strings.HasPrefix(name, "--"):
+			n := strings.TrimPrefix(name, "--")
+			n = strings.Replace(n, "[no-]", "", 1)
+			if f.Long == "" {
+				f.Long, f.Dashes = n, "--"
+			}
+		case len(name) == 2:
+			f.Short = name[1:]
+		default: // Go's flag package: one dash, long name
+			if f.Long == "" {
+				f.Long, f.Dashes = name[1:], "-"
+			}
+		}
+		if meta != "" && f.Metavar == "" {
+			f.Metavar = meta
+		}
+	}
+	if f.Long == "" && f.Short == "" {
+		return
+	}
+	if f.Long == "help" || f.Short == "h" && f.Long == "" || f.Long == "version" {
+		return
+	}
+	if m := defaultRE.FindStringSubmatch(f.Help); m != nil {
+		v := strings.TrimSpace(m[1])
+		if i := strings.IndexAny(v, ";,"); i > 0 {
+			v = strings.TrimSpace(v[:i])
+		}
+		f.Default = strings.Trim(v, `"'`)
+	}
+	if m := choiceRE.FindStringSubmatch(f.Metavar); m != nil {
+		f.Choices = strings.Split(m[1], ",")
+	}
+	f.Type = guessFlagType(f)
+	if f.Default != nil {
+		f.Default = convert(f.Default.(string), f.Type)
+	}
+	if c.flag(f.Long, f.Short) == nil {
+		c.Flags = append(c.Flags, f)
+	}
+}
+
+// goTypeWords are the type names Go's flag package and cobra print as
+// metavars.
+var goTypeWords = map[string]string{
+	"string": "string", "int": "integer", "int64": "integer", "uint": "integer", "uint64": "integer",
+	"float": "number", "float64": "number", "float32": "number", "duration": "string", "value": "string",
+	"bool": "boolean", "strings": "array", "stringSlice": "array", "stringArray": "array", "ints": "array",
+	"count": "integer",
+}
+
+var (
+	intMetaRE = regexp.MustCompile(`(?i)^(n|num|number|count|int|integer|k|depth|level|limit|size|pixels|port|bins|lines|width|height|max|min|days|seconds|secs|len|length|index|idx|times|repeat|workers|jobs|threads|year|top)$`)
+	numMetaRE = regexp.MustCompile(`(?i)^(float|factor|score|ratio|pct|percent|rate|fraction|threshold|tolerance|t|m|x|y|amount|value|weight|scale|prob|probability|alpha|quantile)$`)
+)
+
+func guessFlagType(f *Flag) string {
+	if f.Metavar == "" {
+		return "boolean"
+	}
+	if t, ok := goTypeWords[f.Metavar]; ok {
+		return t
+	}
+	if d, ok := f.Default.(string); ok && d != "" {
+		if _, err := strconv.ParseInt(d, 10, 64); err == nil {
+			return "integer"
+		}
+		if _, err := strconv.ParseFloat(d, 64); err == nil {
+			return "number"
+		}
+		return "string"
+	}
+	if intMetaRE.MatchString(f.Metavar) {
+		return "integer"
+	}
+	if numMetaRE.MatchString(f.Metavar) && len(f.Metavar) > 1 {
+		return "number"
+	}
+	return "string"
+}
+
+func convert(v, typ string) any {
+	switch typ {
+	case "integer":
+		if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+			return n
+		}
+		return nil
+	case "number":
+		if x, err := strconv.ParseFloat(v, 64); err == nil {
+			return x
+		}
+		return nil
+	case "boolean":
+		if b, err := strconv.ParseBool(v); err == nil {
+			return b
+		}
+		return nil
+	case "array":
+		return nil
+	}
+	if v == "" || strings.HasPrefix(v, "none") || strings.EqualFold(v, "None") || strings.HasPrefix(v, "$") {
+		return nil
+	}
+	return v
+}
+
+// usageArgs completes the positional arguments from the usage line: their
+// order, which are optional and which take several values. Arguments the
+// help did not list are added from the usage.
+func usageArgs(c *Command) {
+	toks := usageTokens(c.Usage)
+	if len(toks) == 0 {
+		return
+	}
+	known := map[string]*Arg{}
+	for _, a := range c.Args {
+		known[strings.ToUpper(a.Name)] = a
+	}
+	var fromUsage []*Arg
+	for _, t := range toks {
+		if a, ok := known[strings.ToUpper(t.name)]; ok {
+			a.Optional = a.Optional || t.optional
+			a.Variadic = a.Variadic || t.variadic
+			continue
+		}
+		if len(c.Args) == 0 {
+			fromUsage = append(fromUsage, &Arg{Name: t.name, Optional: t.optional, Variadic: t.variadic})
+		}
+	}
+	if len(c.Args) == 0 {
+		c.Args = fromUsage
+	}
+}
+
+type usageTok struct {
+	name               string
+	optional, variadic bool
+}
+
+var metaWordRE = regexp.MustCompile(`^<?[A-Za-z][A-Za-z0-9_.=-]*>?$`)
+
+// usageTokens returns the positional placeholders of a usage line, after
+// the program and subcommand words: "FILE", "[FILE]", "FILE...",
+// "[EL=PCT ...]", "<file>". Flag groups ("[-n N]") and words such as
+// COMMAND, OPTIONS and [flags] are skipped.
+func usageTokens(usage string) []usageTok {
+	fields := strings.Fields(usage)
+	var out []usageTok
+	depth := 0
+	flagGroup := false
+	started := false
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		opens := strings.Count(f, "[")
+		closes := strings.Count(f, "]")
+		core := strings.Trim(f, "[]")
+		variadic := strings.HasSuffix(core, "...") || (i+1 < len(fields) && strings.Trim(fields[i+1], "[]") == "...")
+		core = strings.TrimSuffix(core, "...")
+		optional := depth > 0 || opens > 0
+		if depth == 0 && opens > 0 {
+			flagGroup = strings.HasPrefix(core, "-")
+		}
+		depth += opens - closes
+		if depth < 0 {
+			depth = 0
+		}
+		if strings.HasPrefix(core, "-") || (optional && flagGroup) {
+			started = true
+			continue
+		}
+		if core == "" || core == "..." || strings.Contains(core, "|") || strings.HasPrefix(core, "{") {
+			continue
+		}
+		up := strings.ToUpper(strings.Trim(core, "<>"))
+		isMeta := metaWordRE.MatchString(core) && (core == strings.ToUpper(core) && strings.ToLower(core) != core || strings.HasPrefix(core, "<"))
+		if !isMeta {
+			if started {
+				// a lower-case word after the placeholders began is a literal
+				continue
+			}
+			continue // the program and subcommand words
+		}
+		started = true
+		switch up {
+		case "COMMAND", "OPTIONS", "FLAGS", "ARGS", "ARGUMENTS", "SUBCOMMAND", "CMD", "OPTION":
+			continue
+		}
+		out = append(out, usageTok{name: strings.Trim(core, "<>"), optional: optional, variadic: variadic})
+	}
+	return out
+}

@@ -1,0 +1,97 @@
+package static
+
+// Tool is one entry point of a repository: a program that can be run, with
+// the commands it offers.
+type Tool struct {
+	Name     string   // the program's name ("chemcalc")
+	Kind     string   // go, python, node, shell, make
+	Source   string   // where it was found, relative to the repo ("cmd/tool", "pyproject.toml")
+	Prog     []string // argv prefix that runs it, relative to the repo ("./x", ".agentnet/bin/x")
+	Setup    [][]string
+	Check    []string // a command that proves the tool runs (usually Prog --help)
+	Root     *Command // the tool itself; subcommands hang below
+	Doc      string   // a doc comment or docstring of the entry point
+	Keywords []string // package keywords
+	Summary  string   // one-line package description (pyproject, package.json)
+	// Missing lists imports the tool needs that the interpreter cannot find.
+	Missing []Missing
+	// Flat is set when Root's "subcommands" are really alternatives of one
+	// program (Makefile targets): each becomes a skill without Root's flags.
+	Flat bool
+}
+
+// Missing is a module an entry point imports that is not installed.
+type Missing struct {
+	Module string `json:"module"`
+	Debian string `json:"debian,omitempty"` // the Debian package that provides it, when known
+}
+
+// Command is a command of a tool: the tool itself or a subcommand.
+type Command struct {
+	Name     string // subcommand name; "" for the root
+	Summary  string // one line, as listed by the parent's help
+	About    string // the longer description of its own help
+	Usage    string // the usage line
+	Flags    []*Flag
+	Args     []*Arg
+	Examples []string
+	Subs     []*Command
+	// Hidden marks commands that are not capabilities (help, version,
+	// completion).
+	Hidden bool
+}
+
+// Flag is an option of a command.
+type Flag struct {
+	Long    string // without dashes; "" when there is only a short name
+	Short   string // without the dash
+	Dashes  string // "--" or "-" before Long (Go flag accepts both; some tools want one)
+	Metavar string // "" for a switch
+	Help    string
+	Type    string // string, integer, number, boolean, array
+	Item    string // the item type of an array
+	Default any
+	Choices []string
+	Required bool
+	// Typed is set when the type comes from source code, not a guess from
+	// the help text.
+	Typed bool
+}
+
+// Arg is a positional argument of a command.
+type Arg struct {
+	Name     string // metavar or dest, as written ("FILE", "formula")
+	Help     string
+	Type     string // string, integer, number
+	Optional bool
+	Variadic bool // takes several values
+	Choices  []string
+	Default  any
+}
+
+// find returns the subcommand called name, or nil.
+func (c *Command) find(name string) *Command {
+	for _, s := range c.Subs {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// flag returns the flag with the given long (or short) name, or nil.
+func (c *Command) flag(long, short string) *Flag {
+	for _, f := range c.Flags {
+		if long != "" && f.Long == long {
+			return f
+		}
+	}
+	if short != "" {
+		for _, f := range c.Flags {
+			if f.Short == short {
+				return f
+			}
+		}
+	}
+	return nil
+}

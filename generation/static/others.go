@@ -1,0 +1,318 @@
+package static
+
+import (
+	"encoding/json"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// nodeTools reads the bin entries of package.json.
+func nodeTools(r *repo) []*Tool {
+	data, ok := r.read("package.json", 1<<20)
+	if !ok {
+		return nil
+	}
+	var pkg struct {
+		Name         string            `json:"name"`
+		Description  string            `json:"description"`
+		Keywords     []string          `json:"keywords"`
+		Bin          json.RawMessage   `json:"bin"`
+		Dependencies map[string]string `json:"dependencies"`
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		return nil
+	}
+	bins := map[string]string{}
+	var one string
+	if json.Unmarshal(pkg.Bin, &one) == nil && one != "" {
+		bins[path.Base(pkg.Name)] = one
+	} else {
+		_ = json.Unmarshal(pkg.Bin, &bins)
+	}
+	var setup [][]string
+	if len(pkg.Dependencies) > 0 && !r.has("node_modules/.package-lock.json") {
+		setup = append(setup, []string{"npm", "install", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"})
+	}
+	var tools []*Tool
+	for _, name := range sortedKeys(bins) {
+		file := path.Clean(strings.TrimPrefix(bins[name], "./"))
+		if !r.has(file) || strings.HasPrefix(file, "../") {
+			continue
+		}
+		t := &Tool{
+			Name:     sanitizeProg(name),
+			Kind:     "node",
+			Source:   "package.json",
+			Prog:     []string{"node", "{{repo}}/" + file},
+			Setup:    setup,
+			Check:    []string{"node", file, "--help"},
+			Root:     &Command{},
+			Keywords: pkg.Keywords,
+			Summary:  pkg.Description,
+		}
+		if src, ok := r.read(file, 64<<10); ok {
+			t.Doc = leadingComment(string(src))
+		}
+		tools = append(tools, t)
+	}
+	return tools
+}
+
+var shebangRE = regexp.MustCompile(`^#!\s*(?:/usr/bin/env\s+(?:-S\s+)?)?\S*?\b(sh|bash|dash|zsh|ksh|ash)\b`)
+
+// devScripts are script names that build, test or release a repository
+// rather than do its work.
+var devScripts = regexp.MustCompile(`(?i)^(test|tests|check|ci|lint|fmt|format|build|install|uninstall|setup|configure|bootstrap|release|deploy|publish|clean|dev|run[-_]tests?|coverage|bump|version|gen|generate|update|upgrade|docker.*|entrypoint|init|env|activate|autogen|make.*)([-_.].*)?$`)
+
+// shellTools finds shell scripts that are entry points: executable (or
+// .sh) files with a shell shebang at the root or in bin/ or scripts/, other
+// than build and test scripts.
+func shellTools(r *repo) []*Tool {
+	var tools []*Tool
+	for _, f := range r.files {
+		dir := path.Dir(f)
+		if dir != "." && dir != "bin" && dir != "scripts" {
+			continue
+		}
+		base := path.Base(f)
+		if devScripts.MatchString(strings.TrimSuffix(base, ".sh")) || strings.HasPrefix(base, ".") {
+			continue
+		}
+		head, ok := r.read(f, 64<<10)
+		if !ok || !shebangRE.Match(head) {
+			continue
+		}
+		name := sanitizeProg(strings.TrimSuffix(base, ".sh"))
+		var prog, check []string
+		if r.exec[f] {
+			prog, check = []string{"./" + f}, []string{"./" + f, "--help"}
+		} else {
+			prog, check = []string{"sh", "{{repo}}/" + f}, []string{"sh", f, "--help"}
+		}
+		text := string(head)
+		t := &Tool{Name: name, Kind: "shell", Source: f, Prog: prog, Check: check, Root: &Command{}, Doc: leadingComment(text)}
+		if !regexp.MustCompile(`(?i)usage|--help|-h\b`).MatchString(text) {
+			// No help to ask for: the check only proves the script parses.
+			t.Check = []string{"sh", "-n", f}
+		}
+		tools = append(tools, t)
+	}
+	return tools
+}
+
+// leadingComment returns the comment block at the top of a script or
+// source file, without the shebang and comment markers.
+func leadingComment(src string) string {
+	var out []string
+	for i, ln := range strings.Split(src, "\n") {
+		t := strings.TrimSpace(ln)
+		if i == 0 && strings.HasPrefix(t, "#!") {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(t, "#"):
+			out = append(out, strings.TrimSpace(strings.TrimLeft(t, "#")))
+		case strings.HasPrefix(t, "//"):
+			out = append(out, strings.TrimSpace(strings.TrimPrefix(t, "//")))
+		case t == "" && len(out) == 0:
+			continue
+		case strings.HasPrefix(t, "\"use strict\"") || strings.HasPrefix(t, "'use strict'"):
+			continue
+		default:
+			return strings.TrimSpace(strings.Join(out, "\n"))
+		}
+	}
+	return strings.TrimSpace(strings.Join(out, "\n"))
+}
+
+var (
+	makeTargetRE = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9_.-]*)\s*:([^=]|$)(.*)$`)
+	devTargets   = regexp.MustCompile(`^(all|build|test|tests|check|clean|distclean|install|uninstall|lint|fmt|format|vet|help|dev|deps|setup|release|dist|docs?|coverage|ci|bench|benchmark|docker.*|push|publish|tidy|generate|gen|run|serve|watch|default|FORCE|PHONY|.*-test|test-.*)$`)
+)
+
+// makeTools turns the targets of a Makefile into one flat tool whose
+// "subcommands" are the targets that do work (not build, test, clean...).
+func makeTools(r *repo) []*Tool {
+	data, ok := r.read("Makefile", 1<<20)
+	if !ok {
+		data, ok = r.read("makefile", 1<<20)
+	}
+	if !ok {
+		return nil
+	}
+	root := &Command{}
+	var comment []string
+	for _, ln := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(ln, "#") {
+			comment = append(comment, strings.TrimSpace(strings.TrimLeft(ln, "#")))
+			continue
+		}
+		m := makeTargetRE.FindStringSubmatch(ln)
+		if m == nil || strings.HasPrefix(ln, "\t") {
+			comment = nil
+			continue
+		}
+		name := m[1]
+		desc := strings.Join(comment, " ")
+		if _, after, ok := strings.Cut(m[3], "##"); ok {
+			desc = strings.TrimSpace(after)
+		}
+		comment = nil
+		if devTargets.MatchString(name) || strings.Contains(name, ".") || root.find(name) != nil {
+			continue
+		}
+		root.Subs = append(root.Subs, &Command{Name: name, Summary: desc})
+	}
+	if len(root.Subs) == 0 {
+		return nil
+	}
+	first := root.Subs[0].Name
+	return []*Tool{{
+		Name:   sanitizeProg(r.name),
+		Kind:   "make",
+		Source: "Makefile",
+		Prog:   []string{"make", "--no-print-directory", "-s", "-C", "{{repo}}"},
+		Check:  []string{"make", "-n", first},
+		Root:   root,
+		Flat:   true,
+	}}
+}
+
+// readme returns the README's text (bounded) and its path.
+func readme(r *repo) (string, string) {
+	for _, f := range r.topLevel("") {
+		low := strings.ToLower(f)
+		if strings.HasPrefix(low, "readme") {
+			if data, ok := r.read(f, 256<<10); ok {
+				return strings.ToValidUTF8(string(data), ""), f
+			}
+		}
+	}
+	return "", ""
+}
+
+var (
+	listItemRE = regexp.MustCompile("^(?:\\*\\*|`|__)?([a-z][a-z0-9_-]*)[^*`_]*(?:\\*\\*|`|__)?\\s*[:—–-]\\s*(.+)$")
+	mdLinkRE  = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+	htmlTagRE = regexp.MustCompile(`<[^>]+>`)
+)
+
+// readmeSummary returns the first prose paragraph of a README: not a
+// heading, a badge line, HTML or a code block.
+func readmeSummary(text string) string {
+	var para []string
+	inCode := false
+	for _, ln := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(ln)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			inCode = !inCode
+			continue
+		}
+		if inCode {
+			continue
+		}
+		switch {
+		case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "=") || strings.HasPrefix(t, "---") || strings.HasPrefix(t, "|"):
+			if len(para) > 0 {
+				return cleanMarkdown(strings.Join(para, " "))
+			}
+			continue
+		case strings.HasPrefix(t, "<") || strings.HasPrefix(t, "[![") || strings.HasPrefix(t, "!["):
+			continue
+		case strings.HasPrefix(t, "- ") || strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "    "):
+			if len(para) > 0 {
+				return cleanMarkdown(strings.Join(para, " "))
+			}
+			continue
+		}
+		para = append(para, t)
+	}
+	return cleanMarkdown(strings.Join(para, " "))
+}
+
+func cleanMarkdown(s string) string {
+	s = mdLinkRE.ReplaceAllString(s, "$1")
+	s = htmlTagRE.ReplaceAllString(s, "")
+	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// readmeSections returns, for each subcommand name mentioned in a README
+// heading or list item ("### `mass`", "- `top FILE`: ..."), the prose that
+// follows it, so that a command's description can draw on the README.
+func readmeSections(text string, names []string) map[string]string {
+	out := map[string]string{}
+	lines := strings.Split(text, "\n")
+	// List items and table rows that name a command first:
+	// "* **top**: the most frequent words", "| `count FILE` | lines, words |".
+	for _, ln := range lines {
+		t := strings.TrimSpace(ln)
+		var name, rest string
+		switch {
+		case strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "- "):
+			m := listItemRE.FindStringSubmatch(t[2:])
+			if m == nil {
+				continue
+			}
+			name, rest = m[1], m[2]
+		case strings.HasPrefix(t, "|"):
+			cells := strings.Split(strings.Trim(t, "|"), "|")
+			if len(cells) < 2 {
+				continue
+			}
+			f := strings.Fields(strings.Trim(strings.TrimSpace(cells[0]), "`*"))
+			if len(f) == 0 {
+				continue
+			}
+			name, rest = f[0], strings.Join(cells[1:], " ")
+		default:
+			continue
+		}
+		if slices.Contains(names, name) {
+			if _, dup := out[name]; !dup {
+				if r := cleanMarkdown(strings.TrimLeft(rest, ":—–- ")); r != "" {
+					out[name] = r
+				}
+			}
+		}
+	}
+	for i, ln := range lines {
+		t := strings.TrimSpace(ln)
+		if !strings.HasPrefix(t, "#") {
+			continue
+		}
+		head := strings.ToLower(cleanMarkdown(strings.TrimLeft(t, "# ")))
+		words := strings.FieldsFunc(head, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') })
+		for _, n := range names {
+			if len(words) > 0 && (words[0] == n || slices.Contains(words[:min(3, len(words))], n)) {
+				if _, dup := out[n]; dup {
+					continue
+				}
+				var para []string
+				inCode := false
+				for _, l := range lines[i+1:] {
+					lt := strings.TrimSpace(l)
+					if strings.HasPrefix(lt, "```") {
+						inCode = !inCode
+						continue
+					}
+					if inCode {
+						continue
+					}
+					if strings.HasPrefix(lt, "#") || (lt == "" && len(para) > 0) {
+						break
+					}
+					if lt != "" && !strings.HasPrefix(lt, "|") && !strings.HasPrefix(lt, "    ") {
+						para = append(para, lt)
+					}
+				}
+				if len(para) > 0 {
+					out[n] = cleanMarkdown(strings.Join(para, " "))
+				}
+			}
+		}
+	}
+	return out
+}

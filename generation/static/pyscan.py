@@ -1,0 +1,546 @@
+"""Read a Python repository with the ast module and print, as JSON, its
+entry points (console scripts, __main__ modules, scripts), the argparse and
+click command lines they build, their docstrings and the imports that the
+interpreter cannot find. Run: python3 pyscan.py REPO_DIR. Never imports the
+repository's code."""
+
+import ast
+import configparser
+import importlib.util
+import json
+import os
+import re
+import sys
+
+ROOT = os.path.abspath(sys.argv[1])
+SKIP = {".git", ".agentnet", "node_modules", "__pycache__", ".venv", "venv", ".tox", "build", "dist",
+        "site-packages", "docs", "doc", "examples", "example", "tests", "test", "testing", "benchmarks"}
+MAX = 2 << 20
+
+
+def read(rel):
+    p = os.path.join(ROOT, rel)
+    if os.path.islink(p) or not os.path.isfile(p) or os.path.getsize(p) > MAX:
+        return None
+    try:
+        with open(p, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return None
+
+
+def parse(rel):
+    src = read(rel)
+    if src is None:
+        return None
+    try:
+        return ast.parse(src, filename=rel)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def const(node):
+    """The value of a literal expression, or None."""
+    try:
+        return ast.literal_eval(node)
+    except Exception:
+        pass
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        a, b = const(node.left), const(node.right)
+        if isinstance(a, str) and isinstance(b, str):
+            return a + b
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value if isinstance(v, ast.Constant) else "..." for v in node.values)
+    return None
+
+
+def name_of(node):
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = name_of(node.value)
+        return (base + "." if base else "") + node.attr
+    if isinstance(node, ast.Call):
+        return name_of(node.func)
+    return ""
+
+
+def kwargs(call):
+    return {k.arg: k.value for k in call.keywords if k.arg}
+
+
+TYPES = {"int": "integer", "float": "number", "str": "string", "bool": "boolean",
+         "Path": "string", "pathlib.Path": "string", "FileType": "string", "argparse.FileType": "string",
+         "open": "string"}
+
+
+def argument(call, funcdocs):
+    """One add_argument call as a dict."""
+    names = [const(a) for a in call.args if isinstance(const(a), str)]
+    kw = kwargs(call)
+    out = {"names": names}
+    for key in ("help", "metavar", "dest", "nargs", "action", "required", "default", "choices", "const"):
+        if key in kw:
+            v = const(kw[key])
+            if v is not None or key == "default":
+                if key == "metavar" and isinstance(v, tuple):
+                    v = " ".join(v)
+                if isinstance(v, (set, frozenset)):
+                    v = sorted(v)
+                if isinstance(v, tuple):
+                    v = list(v)
+                try:
+                    json.dumps(v)
+                except (TypeError, ValueError):
+                    v = None
+                out[key] = v
+    if "type" in kw:
+        t = name_of(kw["type"])
+        out["type"] = TYPES.get(t, TYPES.get(t.split(".")[-1], "string"))
+        if t.split(".")[-1] in ("Path", "FileType", "open"):
+            out["path"] = True
+    return out
+
+
+class ArgparseReader(ast.NodeVisitor):
+    """Builds parser trees from ArgumentParser / add_subparsers / add_parser /
+    add_argument calls. Variables are tracked per module (parsers built in
+    helper functions that receive a subparsers object attach to the last
+    subparsers seen)."""
+
+    def __init__(self, funcdocs):
+        self.funcdocs = funcdocs
+        self.vars = {}        # variable name -> parser dict
+        self.subvars = {}     # variable name -> parser dict owning the subparsers
+        self.roots = []
+        self.last_sub_owner = None
+
+    def new_parser(self, call, name=""):
+        kw = kwargs(call)
+        p = {"name": name, "args": [], "subs": []}
+        for key in ("prog", "description", "epilog", "help", "usage"):
+            if key in kw and isinstance(const(kw[key]), str):
+                p[key] = const(kw[key])
+        if "aliases" in kw:
+            p["aliases"] = const(kw["aliases"]) or []
+        return p
+
+    def visit_Assign(self, node):
+        self.visit(node.value)
+        if isinstance(node.value, ast.Call):
+            self.bind(node.targets, node.value)
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            self.visit(node.value)
+            if isinstance(node.value, ast.Call):
+                self.bind([node.target], node.value)
+
+    def visit_With(self, node):
+        self.generic_visit(node)
+
+    def bind(self, targets, call):
+        fn = name_of(call.func)
+        res = self.evaluate(call)
+        if res is None:
+            return
+        kind, obj = res
+        for t in targets:
+            if isinstance(t, ast.Name):
+                if kind == "parser":
+                    self.vars[t.id] = obj
+                elif kind == "subs":
+                    self.subvars[t.id] = obj
+
+    def receiver(self, call):
+        if isinstance(call.func, ast.Attribute):
+            v = call.func.value
+            if isinstance(v, ast.Name):
+                return v.id
+        return None
+
+    def evaluate(self, call):
+        """Returns (kind, object) for calls that make parsers, or None."""
+        if not isinstance(call, ast.Call):
+            return None
+        fn = name_of(call.func)
+        last = fn.split(".")[-1]
+        recv = self.receiver(call)
+        if last == "ArgumentParser":
+            p = self.new_parser(call)
+            self.roots.append(p)
+            return ("parser", p)
+        if last == "add_subparsers":
+            owner = self.vars.get(recv) if recv else None
+            if owner is None and isinstance(call.func, ast.Attribute):
+                inner = self.evaluate(call.func.value) if isinstance(call.func.value, ast.Call) else None
+                if inner and inner[0] == "parser":
+                    owner = inner[1]
+            if owner is None:
+                owner = self.roots[-1] if self.roots else None
+            if owner is None:
+                return None
+            kw = kwargs(call)
+            for key in ("title", "description", "metavar", "dest"):
+                if key in kw and isinstance(const(kw[key]), str):
+                    owner["subs_" + key] = const(kw[key])
+            self.last_sub_owner = owner
+            return ("subs", owner)
+        if last == "add_parser":
+            owner = self.subvars.get(recv) if recv else None
+            if owner is None:
+                owner = self.last_sub_owner
+            if owner is None:
+                return None
+            name = const(call.args[0]) if call.args else const(kwargs(call).get("name"))
+            if not isinstance(name, str):
+                return None
+            p = self.new_parser(call, name)
+            owner["subs"].append(p)
+            return ("parser", p)
+        if last in ("add_argument_group", "add_mutually_exclusive_group"):
+            owner = self.vars.get(recv) if recv else None
+            if owner is not None:
+                return ("parser", owner)
+        return None
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        fn = name_of(node.func)
+        last = fn.split(".")[-1]
+        recv = self.receiver(node)
+        if last == "add_argument":
+            target = self.vars.get(recv) if recv else None
+            if target is None and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Call):
+                inner = self.evaluate(node.func.value)
+                if inner and inner[0] == "parser":
+                    target = inner[1]
+            if target is not None:
+                target["args"].append(argument(node, self.funcdocs))
+        elif last == "set_defaults":
+            target = self.vars.get(recv) if recv else None
+            if target is not None:
+                for k in node.keywords:
+                    if k.arg in ("func", "handler", "cmd", "command", "run") and isinstance(k.value, (ast.Name, ast.Attribute)):
+                        doc = self.funcdocs.get(name_of(k.value).split(".")[-1])
+                        if doc:
+                            target["doc"] = doc
+
+
+def click_tree(tree, funcdocs):
+    """Commands built with click (or typer-like decorators)."""
+    groups, cmds = {}, []
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        info = None
+        params = []
+        for dec in node.decorator_list:
+            if not isinstance(dec, ast.Call):
+                dn = name_of(dec)
+                if dn.endswith(".command") or dn.endswith(".group") or dn in ("command", "group"):
+                    info = {"kind": "group" if dn.endswith("group") else "command", "parent": dn.rsplit(".", 1)[0] if "." in dn else "", "call": None}
+                continue
+            dn = name_of(dec.func)
+            last = dn.split(".")[-1]
+            if last in ("command", "group"):
+                parent = dn.rsplit(".", 1)[0] if "." in dn else ""
+                if parent in ("click", "cloup"):
+                    parent = ""
+                info = {"kind": last, "parent": parent, "call": dec}
+            elif last in ("option", "argument"):
+                a = {"names": [const(x) for x in dec.args if isinstance(const(x), str)]}
+                kw = kwargs(dec)
+                for key in ("help", "default", "required", "is_flag", "multiple", "nargs", "metavar", "show_default"):
+                    if key in kw:
+                        v = const(kw[key])
+                        try:
+                            json.dumps(v)
+                            a[key] = v
+                        except (TypeError, ValueError):
+                            pass
+                if "type" in kw:
+                    t = name_of(kw["type"])
+                    tl = t.split(".")[-1]
+                    a["type"] = {"INT": "integer", "int": "integer", "FLOAT": "number", "float": "number",
+                                 "BOOL": "boolean", "bool": "boolean", "IntRange": "integer",
+                                 "FloatRange": "number"}.get(tl, "string")
+                    if tl in ("Path", "File"):
+                        a["path"] = True
+                    if tl == "Choice" and isinstance(kw["type"], ast.Call) and kw["type"].args:
+                        ch = const(kw["type"].args[0])
+                        if isinstance(ch, (list, tuple)):
+                            a["choices"] = list(ch)
+                a["kind"] = last
+                params.append(a)
+        if info is None:
+            continue
+        name = node.name.replace("_", "-")
+        help_text = ""
+        if info["call"] is not None:
+            if info["call"].args and isinstance(const(info["call"].args[0]), str):
+                name = const(info["call"].args[0])
+            kw = kwargs(info["call"])
+            if "name" in kw and isinstance(const(kw["name"]), str):
+                name = const(kw["name"])
+            if "help" in kw and isinstance(const(kw["help"]), str):
+                help_text = const(kw["help"])
+        doc = ast.get_docstring(node) or ""
+        c = {"name": name, "func": node.name, "kind": info["kind"], "parent": info["parent"],
+             "description": help_text or doc, "params": list(reversed(params)), "subs": []}
+        cmds.append(c)
+        if info["kind"] == "group":
+            groups[node.name] = c
+    roots = []
+    for c in cmds:
+        parent = groups.get(c["parent"])
+        if parent is not None and parent is not c:
+            parent["subs"].append(c)
+        else:
+            roots.append(c)
+    return roots
+
+
+def module_info(rel):
+    tree = parse(rel)
+    if tree is None:
+        return None
+    funcdocs = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            d = ast.get_docstring(node)
+            if d:
+                funcdocs[node.name] = d
+    r = ArgparseReader(funcdocs)
+    r.visit(tree)
+    roots = [p for p in r.roots if p["args"] or p["subs"]] or r.roots
+    imports, relimports = set(), []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                imports.add(a.name.split(".")[0])
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0 and node.module:
+                imports.add(node.module.split(".")[0])
+            else:
+                relimports.append({"level": node.level, "module": node.module or "", "names": [a.name for a in node.names]})
+    main_guard = any(
+        isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and name_of(n.test.left) == "__name__"
+        for n in tree.body)
+    return {
+        "doc": ast.get_docstring(tree) or "",
+        "argparse": roots[0] if roots else None,
+        "click": click_tree(tree, funcdocs),
+        "imports": sorted(imports),
+        "relimports": relimports,
+        "main_guard": main_guard,
+        "funcdocs": funcdocs,
+    }
+
+
+def walk_py():
+    out = []
+    for dirpath, dirnames, filenames in os.walk(ROOT):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP and not d.startswith(".") and not d.endswith(".egg-info"))
+        for f in sorted(filenames):
+            if f.endswith(".py"):
+                out.append(os.path.relpath(os.path.join(dirpath, f), ROOT).replace(os.sep, "/"))
+        if len(out) > 5000:
+            break
+    return out
+
+
+def toml_scripts(text):
+    """[project.scripts] and [tool.poetry.scripts] of a pyproject.toml."""
+    meta = {"scripts": {}, "keywords": [], "description": "", "name": "", "dependencies": []}
+    try:
+        import tomllib
+        data = tomllib.loads(text)
+        proj = data.get("project", {})
+        poetry = data.get("tool", {}).get("poetry", {})
+        meta["scripts"].update(poetry.get("scripts", {}) or {})
+        meta["scripts"].update(proj.get("scripts", {}) or {})
+        meta["keywords"] = list(proj.get("keywords", []) or poetry.get("keywords", []) or [])
+        meta["description"] = proj.get("description", "") or poetry.get("description", "") or ""
+        meta["name"] = proj.get("name", "") or poetry.get("name", "") or ""
+        meta["dependencies"] = list(proj.get("dependencies", []) or [])
+        meta["scripts"] = {k: v for k, v in meta["scripts"].items() if isinstance(v, str)}
+        return meta
+    except Exception:
+        pass
+    section = None
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("["):
+            section = s.strip("[]").strip()
+            continue
+        m = re.match(r'^["\']?([A-Za-z0-9_.-]+)["\']?\s*=\s*["\']([^"\']+)["\']', s)
+        if m and section in ("project.scripts", "tool.poetry.scripts"):
+            meta["scripts"][m.group(1)] = m.group(2)
+        elif m and section in ("project", "tool.poetry") and m.group(1) in ("description", "name"):
+            meta[m.group(1)] = m.group(2)
+    return meta
+
+
+def setup_scripts():
+    scripts = {}
+    meta = {}
+    text = read("setup.cfg")
+    if text:
+        cp = configparser.ConfigParser(interpolation=None)
+        try:
+            cp.read_string(text)
+            if cp.has_option("options.entry_points", "console_scripts"):
+                for line in cp.get("options.entry_points", "console_scripts").splitlines():
+                    if "=" in line:
+                        k, v = line.split("=", 1)
+                        scripts[k.strip()] = v.strip()
+            if cp.has_option("metadata", "description"):
+                meta["description"] = cp.get("metadata", "description")
+            if cp.has_option("metadata", "name"):
+                meta["name"] = cp.get("metadata", "name")
+            if cp.has_option("metadata", "keywords"):
+                meta["keywords"] = [k.strip() for k in re.split(r"[,\s]+", cp.get("metadata", "keywords")) if k.strip()]
+        except configparser.Error:
+            pass
+    tree = parse("setup.py")
+    if tree is not None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and name_of(node.func).split(".")[-1] == "setup":
+                kw = kwargs(node)
+                ep = const(kw["entry_points"]) if "entry_points" in kw else None
+                if isinstance(ep, dict):
+                    cs = ep.get("console_scripts", [])
+                    if isinstance(cs, str):
+                        cs = cs.splitlines()
+                    for line in cs:
+                        if "=" in line:
+                            k, v = line.split("=", 1)
+                            scripts[k.strip()] = v.strip()
+                for key in ("description", "name"):
+                    if key in kw and isinstance(const(kw[key]), str):
+                        meta[key] = const(kw[key])
+                if "keywords" in kw:
+                    k = const(kw["keywords"])
+                    if isinstance(k, str):
+                        k = re.split(r"[,\s]+", k)
+                    if isinstance(k, (list, tuple)):
+                        meta["keywords"] = [x for x in k if isinstance(x, str) and x]
+    return scripts, meta
+
+
+def main():
+    files = walk_py()
+    fileset = set(files)
+    # Where packages live: the root, or src/.
+    src = "src" if any(f.startswith("src/") for f in files) and not any("/" not in f and f != "setup.py" and f != "conftest.py" for f in files if f.endswith("__init__.py")) else ""
+    local = set()
+    for f in files:
+        rel = f[len(src) + 1:] if src and f.startswith(src + "/") else f
+        local.add(rel.split("/")[0].replace(".py", ""))
+    meta = {"scripts": {}, "keywords": [], "description": "", "name": ""}
+    text = read("pyproject.toml")
+    if text:
+        meta = toml_scripts(text)
+    s2, m2 = setup_scripts()
+    for k, v in s2.items():
+        meta["scripts"].setdefault(k, v)
+    for k, v in m2.items():
+        if not meta.get(k):
+            meta[k] = v
+
+    def module_file(mod):
+        base = (src + "/" if src else "") + mod.replace(".", "/")
+        for cand in (base + ".py", base + "/__init__.py"):
+            if cand in fileset:
+                return cand
+        return None
+
+    entries = []
+    for name, target in sorted(meta["scripts"].items()):
+        mod, _, func = target.partition(":")
+        mod = mod.strip()
+        func = func.split("[")[0].strip()
+        entries.append({"name": name, "kind": "script", "target": mod + (":" + func if func else ""), "module": mod, "file": module_file(mod)})
+    seen_modules = {e["module"].split(".")[0] for e in entries}
+    for f in files:
+        rel = f[len(src) + 1:] if src and f.startswith(src + "/") else f
+        if rel.endswith("/__main__.py") and rel.count("/") == 1:
+            pkg = rel.split("/")[0]
+            if pkg not in seen_modules:
+                entries.append({"name": pkg.replace("_", "-"), "kind": "module", "target": pkg, "module": pkg + ".__main__", "file": f})
+                seen_modules.add(pkg)
+    if not entries:
+        for f in files:
+            if "/" in f and not f.startswith(("bin/", "scripts/")):
+                continue
+            base = os.path.basename(f)
+            if base in ("setup.py", "conftest.py", "noxfile.py", "fabfile.py", "manage.py") or base.startswith(("test_", "_")):
+                continue
+            info = module_info(f)
+            if info and info["main_guard"] and (info["argparse"] or info["click"] or "sys" in info["imports"]):
+                entries.append({"name": base[:-3].replace("_", "-"), "kind": "file", "target": f, "module": "", "file": f})
+
+    stdlib = set(getattr(sys, "stdlib_module_names", ())) | set(sys.builtin_module_names)
+    missing = {}
+    for e in entries:
+        info = module_info(e["file"]) if e["file"] else None
+        # Follow the entry module's own imports one hop to find the parser:
+        # __main__.py usually does "from .cli import main".
+        chain = [e["file"]] if e["file"] else []
+        if info is not None and not info["argparse"] and not info["click"]:
+            pkgdir = os.path.dirname(e["file"])
+            for ri in info["relimports"]:
+                cand = os.path.normpath(os.path.join(pkgdir, *([".."] * (ri["level"] - 1)), *ri["module"].split("."))).replace(os.sep, "/") if ri["module"] else pkgdir
+                for c in (cand + ".py", cand + "/__init__.py"):
+                    if c in fileset:
+                        sub = module_info(c)
+                        if sub and (sub["argparse"] or sub["click"]):
+                            info["argparse"], info["click"] = sub["argparse"], sub["click"]
+                            info["doc"] = info["doc"] or sub["doc"]
+                            chain.append(c)
+                            break
+                if info["argparse"] or info["click"]:
+                    break
+            if not info["argparse"] and not info["click"] and e["module"]:
+                top = e["module"].split(".")[0]
+                for c in (module_file(top + ".cli"), module_file(top + ".__main__"), module_file(top + ".main")):
+                    if c:
+                        sub = module_info(c)
+                        if sub and (sub["argparse"] or sub["click"]):
+                            info["argparse"], info["click"] = sub["argparse"], sub["click"]
+                            chain.append(c)
+                            break
+        e["argparse"] = info["argparse"] if info else None
+        e["click"] = info["click"] if info else []
+        e["doc"] = info["doc"] if info else ""
+        # Imports of the whole package the entry lives in.
+        top = e["file"].split("/")[0] if e["file"] else ""
+        if src and top == src and e["file"]:
+            top = src + "/" + e["file"].split("/")[1]
+        for f in files:
+            if (e["kind"] != "file" and f.startswith(top + "/")) or f in chain:
+                mi = module_info(f) if f not in chain else (info if f == e["file"] else module_info(f))
+                if not mi:
+                    continue
+                for imp in mi["imports"]:
+                    if imp in stdlib or imp in local or imp == "__future__" or imp in missing:
+                        continue
+                    try:
+                        found = importlib.util.find_spec(imp) is not None
+                    except (ImportError, ValueError):
+                        found = False
+                    if not found:
+                        missing[imp] = True
+    print(json.dumps({
+        "src": src,
+        "name": meta.get("name", ""),
+        "description": meta.get("description", ""),
+        "keywords": meta.get("keywords", []),
+        "entries": entries,
+        "missing": sorted(missing),
+        "python": sys.executable,
+    }, sort_keys=True))
+
+
+main()

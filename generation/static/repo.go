@@ -1,0 +1,100 @@
+package static
+
+import (
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Limits of the inventory: a repository larger than this is read in part.
+const (
+	maxFiles    = 20000
+	maxReadSize = 4 << 20
+)
+
+// repo is the inventory of a repository: its regular files (slash paths
+// relative to the root, sorted), read lazily and in bounded amounts.
+// Symbolic links are never followed, so nothing outside the root is read.
+type repo struct {
+	root  string
+	name  string
+	files []string
+	set   map[string]bool
+	exec  map[string]bool // files with an executable bit
+}
+
+// skippedDirs are never entered.
+var skippedDirs = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, ".agentnet": true, "node_modules": true, "vendor": true,
+	"__pycache__": true, ".venv": true, "venv": true, ".tox": true, ".mypy_cache": true, ".pytest_cache": true,
+	"dist": true, "build": true, "site-packages": true, ".idea": true, ".vscode": true, "target": true,
+}
+
+func scan(root, name string) (*repo, error) {
+	r := &repo{root: root, name: name, set: map[string]bool{}, exec: map[string]bool{}}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			return nil
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if p != root && (skippedDirs[d.Name()] || strings.HasSuffix(d.Name(), ".egg-info")) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil // symlinks, devices: never followed
+		}
+		if len(r.files) >= maxFiles {
+			return fs.SkipAll
+		}
+		r.files = append(r.files, rel)
+		r.set[rel] = true
+		if fi, err := d.Info(); err == nil && fi.Mode()&0o111 != 0 {
+			r.exec[rel] = true
+		}
+		return nil
+	})
+	slices.Sort(r.files)
+	return r, err
+}
+
+func (r *repo) has(rel string) bool { return r.set[rel] }
+
+func (r *repo) hasExt(ext string) bool {
+	return slices.ContainsFunc(r.files, func(f string) bool { return strings.HasSuffix(f, ext) })
+}
+
+// read returns up to max bytes of a file of the inventory.
+func (r *repo) read(rel string, max int64) ([]byte, bool) {
+	if !r.set[rel] {
+		return nil, false
+	}
+	f, err := os.Open(filepath.Join(r.root, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, min(max, maxReadSize)))
+	return data, err == nil
+}
+
+// topLevel lists the files directly in dir ("" for the root).
+func (r *repo) topLevel(dir string) []string {
+	var out []string
+	for _, f := range r.files {
+		if path.Dir(f) == dir || (dir == "" && !strings.Contains(f, "/")) {
+			out = append(out, f)
+		}
+	}
+	return out
+}

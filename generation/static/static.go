@@ -1,0 +1,395 @@
+package static
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/generation/internal/proc"
+)
+
+// Errors of analysis that explain why a repository gives no agent.
+var (
+	ErrEmpty         = errors.New("the repository is empty")
+	ErrNoEntryPoints = errors.New("no entry points found")
+)
+
+// Options configure an analysis.
+type Options struct {
+	// Name is the repository's name (the bundle's name when it has several
+	// tools); default the directory's base name.
+	Name string
+	// Source is the bundle's repo.source ("repo", or a git URL); Ref its ref.
+	Source, Ref string
+	// Env is the environment of the builds and help probes ("KEY=value").
+	Env []string
+	// Log receives the commands run and their output; may be nil.
+	Log io.Writer
+	// Logger receives diagnostics; nil discards them.
+	Logger *slog.Logger
+	// NoProbe skips running the tools' --help (source analysis only).
+	NoProbe bool
+	// SetupTimeout bounds each setup command (default 10 minutes);
+	// ProbeTimeout each help probe (default 20 seconds).
+	SetupTimeout, ProbeTimeout time.Duration
+}
+
+// Result is the outcome of an analysis.
+type Result struct {
+	Bundle  *bundle.Bundle
+	YAML    []byte // the bundle as agent.yaml, byte for byte deterministic
+	Tools   []*Tool
+	Missing []Missing // Python modules the entry points import and the interpreter lacks
+	Notes   []string  // what was skipped and why
+}
+
+// Generate analyses the repository at dir, runs the setup of its entry
+// points there (builds, launchers in .agentnet/bin), asks each for --help,
+// and composes a bundle: one skill per capability. It writes nothing but
+// the setup's products inside dir. Errors name the reason no bundle could
+// be made (ErrEmpty, ErrNoEntryPoints, a failed build).
+func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
+	if opts.Name == "" {
+		opts.Name = filepath.Base(dir)
+	}
+	if opts.SetupTimeout == 0 {
+		opts.SetupTimeout = 10 * time.Minute
+	}
+	if opts.ProbeTimeout == 0 {
+		opts.ProbeTimeout = 20 * time.Second
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	logw := opts.Log
+	if logw == nil {
+		logw = io.Discard
+	}
+	logf := func(msg string, args ...any) {
+		logger.Info(msg, args...)
+		fmt.Fprintf(logw, "# %s %v\n", msg, args)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("analyse %s: %w", dir, err)
+	}
+	r, err := scan(abs, opts.Name)
+	if err != nil {
+		return nil, fmt.Errorf("analyse %s: %w", dir, err)
+	}
+	if len(r.files) == 0 {
+		return nil, ErrEmpty
+	}
+	res := &Result{}
+	var tools []*Tool
+	tools = append(tools, goTools(r)...)
+	py, missing, err := pythonTools(ctx, r, opts.Env, logf)
+	if err != nil {
+		res.Notes = append(res.Notes, err.Error())
+	}
+	res.Missing = missing
+	tools = append(tools, py...)
+	tools = append(tools, nodeTools(r)...)
+	tools = append(tools, shellTools(r)...)
+	if len(tools) == 0 {
+		tools = makeTools(r)
+	}
+	if len(tools) == 0 {
+		return nil, fmt.Errorf("%w: %s", ErrNoEntryPoints, inventory(r))
+	}
+	text, _ := readme(r)
+
+	env := append(append([]string{}, opts.Env...), "PYTHONDONTWRITEBYTECODE=1")
+	var usable []*Tool
+	var firstErr error
+	for _, t := range tools {
+		if err := runSetup(ctx, abs, t, env, opts.SetupTimeout, logw); err != nil {
+			note := fmt.Sprintf("%s (%s): setup failed: %v", t.Name, t.Source, err)
+			res.Notes = append(res.Notes, note)
+			logf("setup failed", "tool", t.Name, "err", err)
+			if firstErr == nil {
+				firstErr = errors.New(note)
+			}
+			continue
+		}
+		if !opts.NoProbe {
+			probe(ctx, abs, t, env, opts.ProbeTimeout, logw)
+		}
+		usable = append(usable, t)
+	}
+	if len(usable) == 0 {
+		return nil, firstErr
+	}
+	res.Tools = usable
+	b := compose(r, usable, text, opts)
+	if len(b.Skills) == 0 {
+		return nil, fmt.Errorf("%w: the entry points offer no capability that could become a skill", ErrNoEntryPoints)
+	}
+	data, err := Marshal(b)
+	if err != nil {
+		return nil, err
+	}
+	res.YAML = data
+	res.Bundle = b
+	return res, nil
+}
+
+// inventory says what a repository without entry points holds.
+func inventory(r *repo) string {
+	counts := map[string]int{}
+	text := 0
+	for _, f := range r.files {
+		ext := strings.ToLower(filepath.Ext(f))
+		if ext == "" {
+			ext = "(no extension)"
+		}
+		counts[ext]++
+		if data, ok := r.read(f, 8<<10); ok && isText(data) {
+			text++
+		}
+	}
+	var parts []string
+	for _, k := range sortedKeys(counts) {
+		parts = append(parts, fmt.Sprintf("%d %s", counts[k], k))
+		if len(parts) == 8 {
+			parts = append(parts, "...")
+			break
+		}
+	}
+	what := "no Go main package, Python console script or __main__ module, package.json bin, shell script or Makefile target"
+	if text == 0 {
+		return fmt.Sprintf("%s; the repository holds only binary files (%s)", what, strings.Join(parts, ", "))
+	}
+	return fmt.Sprintf("%s among %d files (%s)", what, len(r.files), strings.Join(parts, ", "))
+}
+
+func isText(data []byte) bool {
+	for _, c := range data {
+		if c == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func runSetup(ctx context.Context, dir string, t *Tool, env []string, timeout time.Duration, logw io.Writer) error {
+	for _, c := range t.Setup {
+		argv := expandRepo(c, dir)
+		fmt.Fprintf(logw, "$ %s\n", shortCommand(argv))
+		res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Tee: logw})
+		if res.Err != nil {
+			return res.Err
+		}
+	}
+	return nil
+}
+
+// shortCommand abbreviates long arguments (embedded scripts) for the log.
+func shortCommand(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		if len(a) > 80 || strings.Contains(a, "\n") {
+			a = "<" + fmt.Sprint(len(a)) + " bytes>"
+		}
+		parts[i] = a
+	}
+	return strings.Join(parts, " ")
+}
+
+// expandRepo replaces {{repo}} and resolves a relative program path.
+func expandRepo(argv []string, dir string) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		out[i] = strings.ReplaceAll(a, "{{repo}}", dir)
+	}
+	if p := out[0]; strings.Contains(p, "/") && !filepath.IsAbs(p) {
+		out[0] = filepath.Join(dir, p)
+	}
+	return out
+}
+
+// maxProbes bounds the help probes of one tool.
+const maxProbes = 40
+
+// probe runs the tool's --help and each subcommand's, in a scratch
+// directory, and merges what the help says into the tool's command tree.
+func probe(ctx context.Context, dir string, t *Tool, env []string, timeout time.Duration, logw io.Writer) {
+	if t.Kind == "make" || len(t.Check) == 0 || t.Check[len(t.Check)-1] != "--help" {
+		return
+	}
+	scratch, err := os.MkdirTemp("", "agentnet-probe-")
+	if err != nil {
+		return
+	}
+	defer os.RemoveAll(scratch)
+	prog := expandRepo(t.Prog, dir)
+	if t.Kind == "node" || t.Kind == "shell" && t.Prog[0] == "sh" {
+		prog = expandRepo(t.Prog, dir)
+	}
+	n := 0
+	help := func(path []string) *Command {
+		if n >= maxProbes {
+			return nil
+		}
+		n++
+		argv := append(append(append([]string{}, prog...), path...), "--help")
+		fmt.Fprintf(logw, "$ %s\n", strings.Join(argv, " "))
+		res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: scratch, Env: env, Timeout: timeout, MaxOutput: 256 << 10, Stdin: strings.NewReader("")})
+		out := string(res.Stdout)
+		if strings.TrimSpace(out) == "" || (res.ExitCode != 0 && len(res.Stderr) > len(res.Stdout)) {
+			out = string(res.Stderr)
+		}
+		fmt.Fprintf(logw, "%s\n", clip(out, 4000))
+		if res.TimedOut || strings.TrimSpace(out) == "" || looksLikeError(out) {
+			return nil
+		}
+		return parseHelp(out)
+	}
+	h := help(nil)
+	if h == nil {
+		return
+	}
+	mergeCommand(t.Root, h, t.Kind == "python")
+	var walk func(c *Command, path []string, depth int)
+	walk = func(c *Command, path []string, depth int) {
+		for _, s := range c.Subs {
+			if s.Hidden {
+				continue
+			}
+			p := append(append([]string{}, path...), s.Name)
+			sh := help(p)
+			if sh == nil {
+				continue
+			}
+			// A subcommand whose help is the parent's again did not take
+			// --help: keep what the parent said.
+			if sh.Usage == h.Usage && len(sh.Subs) == len(h.Subs) && len(h.Subs) > 0 {
+				continue
+			}
+			sh.Name = s.Name
+			mergeCommand(s, sh, t.Kind == "python")
+			if depth < 1 {
+				walk(s, p, depth+1)
+			}
+		}
+	}
+	walk(t.Root, nil, 0)
+}
+
+func looksLikeError(out string) bool {
+	low := strings.ToLower(strings.TrimSpace(out))
+	return strings.HasPrefix(low, "traceback") || strings.Contains(low, "modulenotfounderror") ||
+		strings.HasPrefix(low, "error: cannot find module") || strings.Contains(low, "syntaxerror")
+}
+
+func clip(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// mergeCommand folds what a help text says (h) into the command read from
+// source (c). The help decides which subcommands, flags and arguments exist
+// — it is what the program really accepts — and the source, when it was
+// read exactly (trusted), their types and defaults.
+func mergeCommand(c, h *Command, trusted bool) {
+	if h.Summary != "" && c.Summary == "" {
+		c.Summary = h.Summary
+	}
+	if h.About != "" && (c.About == "" || !trusted) {
+		c.About = h.About
+	}
+	if h.Usage != "" {
+		c.Usage = h.Usage
+	}
+	if len(h.Examples) > 0 {
+		c.Examples = h.Examples
+	}
+	// Subcommands.
+	if len(h.Subs) > 0 {
+		var subs []*Command
+		for _, hs := range h.Subs {
+			s := c.find(hs.Name)
+			if s == nil {
+				s = &Command{Name: hs.Name, Hidden: hs.Hidden}
+			}
+			if hs.Summary != "" {
+				s.Summary = hs.Summary
+			}
+			if s.Usage == "" {
+				s.Usage = hs.Usage
+			}
+			subs = append(subs, s)
+		}
+		if trusted {
+			for _, s := range c.Subs {
+				if h.find(s.Name) == nil {
+					subs = append(subs, s)
+				}
+			}
+		}
+		c.Subs = subs
+	}
+	// Flags.
+	if len(h.Flags) > 0 {
+		var flags []*Flag
+		for _, hf := range h.Flags {
+			sf := c.flag(hf.Long, hf.Short)
+			if sf == nil && hf.Long == "" {
+				sf = c.flag(hf.Short, "")
+			}
+			if sf == nil && hf.Short == "" && len(hf.Long) == 1 {
+				sf = c.flag("", hf.Long)
+			}
+			f := hf
+			if sf != nil && sf.Typed {
+				f.Type, f.Item, f.Typed = sf.Type, sf.Item, true
+				if sf.Default != nil {
+					f.Default = sf.Default
+				} else if f.Type != "string" {
+					f.Default = convertAny(f.Default, f.Type)
+				}
+				if len(sf.Choices) > 0 {
+					f.Choices = sf.Choices
+				}
+				f.Required = f.Required || sf.Required
+				if f.Help == "" {
+					f.Help = sf.Help
+				}
+			}
+			flags = append(flags, f)
+		}
+		c.Flags = flags
+	}
+	// Positional arguments: the help's names and order, the source's types.
+	if len(h.Args) > 0 {
+		if len(c.Args) == len(h.Args) {
+			for i, a := range h.Args {
+				s := c.Args[i]
+				if a.Help != "" && s.Help == "" {
+					s.Help = a.Help
+				}
+				s.Optional = s.Optional || a.Optional
+				s.Variadic = s.Variadic || a.Variadic
+			}
+		} else if !trusted || len(c.Args) == 0 {
+			c.Args = h.Args
+		}
+	}
+}
+
+func convertAny(v any, typ string) any {
+	if s, ok := v.(string); ok {
+		return convert(s, typ)
+	}
+	return v
+}

@@ -1,0 +1,67 @@
+// Command fakeagent is a small stand-in for a coding agent in the command
+// generator's tests: it reads the prompt file, writes a bundle for the
+// textstats demo repo into $AGENTNET_BUNDLE_DIR, and, as FAKE_MODE says,
+// calls a model through the base-URL variables (OpenAI JSON, Anthropic
+// stream), prints a JSON result with usage, or does neither.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+const bundle = `version: 1
+name: textstats
+description: Word frequencies of plain-text files.
+repo: {source: repo}
+check: [[./textstats, --help]]
+skills:
+  - id: word-frequency
+    name: Word frequency
+    description: List the most frequent words of a text file, leaving out English stop words.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path}
+      required: [file]
+    run: ["{{repo}}/textstats", top, "{{file}}"]
+`
+
+func main() {
+	prompt, err := os.ReadFile(os.Getenv("AGENTNET_PROMPT_FILE"))
+	if err != nil || !strings.Contains(string(prompt), "agent.yaml") {
+		fmt.Fprintln(os.Stderr, "fakeagent: no usable prompt file:", err)
+		os.Exit(3)
+	}
+	mode := os.Getenv("FAKE_MODE")
+	if mode == "fail" {
+		fmt.Fprintln(os.Stderr, "fakeagent: giving up")
+		os.Exit(1)
+	}
+	if mode == "proxy" {
+		post(os.Getenv("OPENAI_BASE_URL")+"/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+		post(os.Getenv("ANTHROPIC_BASE_URL")+"/v1/messages", `{"model":"c","stream":true,"max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`)
+	}
+	if err := os.WriteFile(filepath.Join(os.Getenv("AGENTNET_BUNDLE_DIR"), "agent.yaml"), []byte(bundle), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	if mode == "json" {
+		fmt.Println(`{"type":"result","subtype":"success","result":"done","usage":{"input_tokens":1200,"output_tokens":340}}`)
+	}
+}
+
+func post(url, body string) {
+	resp, err := http.Post(url, "application/json", bytes.NewBufferString(body))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fakeagent:", err)
+		os.Exit(1)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+}

@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/agentnet/agentnet/a2a/conformance"
+)
+
+func newAuditCmd(env *Env) *cobra.Command {
+	var (
+		asJSON, list bool
+		timeout      time.Duration
+		maxBody      int64
+		parallel     int
+	)
+	cmd := &cobra.Command{
+		Use:   "audit URL...",
+		Short: "Interoperability audit of A2A endpoints (card, schema, lint, protocol conformance, fleet)",
+		Long: `Audit checks A2A endpoints, agentnet's or anyone's, check by check: discovery
+of the card at /.well-known/agent-card.json, strict schema validation for the
+protocol version the card declares (1.0 or 0.3), lint, the JSON-RPC envelope
+and its error codes, the core methods (message/send, tasks/get, tasks/cancel,
+follow-ups) and the capabilities the card declares (streaming, push
+notifications), for each A2A version the card offers. With several URLs it
+also checks the fleet: names shared by two agents, cards too alike for a
+router to tell apart, and cards whose skills cover another's.
+
+Each check has a level, MUST, SHOULD or MAY, as in the A2A compatibility kit,
+and a one-line reason when it fails. The exit status is 1 when a MUST check
+fails. Every request is bounded by --timeout and --max-body, and only the
+hosts and ports of the given URLs are contacted.`,
+		Example: `  agentnet audit http://127.0.0.1:8080/
+  agentnet audit http://127.0.0.1:8081/ http://127.0.0.1:8082/ --json
+  agentnet audit --list`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if list {
+				return nil
+			}
+			return minArgs(1, "URL...")(cmd, args)
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if list {
+				return writeCatalog(env, asJSON)
+			}
+			rep, err := conformance.Audit(cmd.Context(), args,
+				conformance.WithTimeout(timeout), conformance.WithMaxBody(maxBody), conformance.WithParallel(parallel))
+			var bad *conformance.InvalidURLError
+			if errors.As(err, &bad) {
+				return usageError("audit: %v", err)
+			}
+			if err != nil {
+				return fmt.Errorf("audit: %w", err)
+			}
+			if asJSON {
+				enc := json.NewEncoder(env.Stdout)
+				enc.SetIndent("", "  ")
+				if err := enc.Encode(rep); err != nil {
+					return fmt.Errorf("audit: write the report: %w", err)
+				}
+			} else if err := rep.WriteText(env.Stdout); err != nil {
+				return fmt.Errorf("audit: write the report: %w", err)
+			}
+			if rep.Failed() {
+				return silentFailure{code: ExitFailed}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.BoolVar(&list, "list", false, "list the checks (id, level, category, what holds) and exit")
+	f.DurationVar(&timeout, "timeout", conformance.DefaultTimeout, "bound on each request, and on each stream as a whole")
+	f.Int64Var(&maxBody, "max-body", conformance.DefaultMaxBody, "bound on the bytes of each response read")
+	f.IntVar(&parallel, "parallel", conformance.DefaultParallel, "endpoints audited at once")
+	return cmd
+}
+
+func writeCatalog(env *Env, asJSON bool) error {
+	checks := conformance.Checks()
+	if asJSON {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(checks)
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLEVEL\tCATEGORY\tREF\tWHAT HOLDS")
+	for _, c := range checks {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.ID, c.Level, c.Category, c.Ref, c.Title)
+	}
+	return tw.Flush()
+}

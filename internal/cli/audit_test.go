@@ -1,0 +1,66 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/agentnet/agentnet/a2a/a2atest"
+	"github.com/agentnet/agentnet/a2a/conformance"
+)
+
+func TestAudit(t *testing.T) {
+	t.Parallel()
+	good := a2atest.New(a2atest.None)
+	t.Cleanup(good.Close)                                 // after the parallel subtests
+	shouldOnly := a2atest.New(a2atest.GenericDescription) // a SHOULD check fails
+	t.Cleanup(shouldOnly.Close)                           // after the parallel subtests
+	bad := a2atest.New(a2atest.NullSkills)                // a MUST check fails
+	t.Cleanup(bad.Close)                                  // after the parallel subtests
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string // substring
+		stderr string // substring
+	}{
+		{"good", []string{"audit", good.URL}, ExitOK, "MUST failed: 0 · SHOULD failed: 0", ""},
+		{"should fails", []string{"audit", shouldOnly.URL}, ExitOK, "FAIL  lint.generic-description", ""},
+		{"must fails", []string{"audit", bad.URL, "--timeout", "10s"}, ExitFailed, "FAIL  card.null-lists", ""},
+		{"fleet", []string{"audit", good.URL, bad.URL}, ExitFailed, "fleet of 2 endpoints", ""},
+		{"no url", []string{"audit"}, ExitInvalid, "", "want at least 1 argument"},
+		{"bad url", []string{"audit", "ftp://x/"}, ExitInvalid, "", "not an http(s) URL"},
+		{"list", []string{"audit", "--list"}, ExitOK, "core.history-length", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := run(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("agentnet %v = exit %d, want %d (stderr %q)", tc.args, code, tc.code, stderr)
+			}
+			if !strings.Contains(stdout, tc.stdout) {
+				t.Errorf("agentnet %v stdout lacks %q:\n%s", tc.args, tc.stdout, stdout)
+			}
+			if !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("agentnet %v stderr = %q, want %q", tc.args, stderr, tc.stderr)
+			}
+		})
+	}
+}
+
+func TestAuditJSON(t *testing.T) {
+	t.Parallel()
+	bad := a2atest.New(a2atest.ParseErrorCode)
+	defer bad.Close()
+	code, stdout, _ := run(t, "audit", "--json", bad.URL)
+	if code != ExitFailed {
+		t.Errorf("agentnet audit --json (MUST failure) = exit %d, want %d", code, ExitFailed)
+	}
+	var rep conformance.Report
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("stdout is not a JSON report: %v\n%s", err, stdout)
+	}
+	if rep.Summary.MustFailed != 2 || len(rep.Endpoints) != 1 {
+		t.Errorf("summary = %+v (endpoints %d), want 2 MUST failures (rpc.parse-error for 1.0 and 0.3) and 1 endpoint", rep.Summary, len(rep.Endpoints))
+	}
+}

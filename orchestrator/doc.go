@@ -1,0 +1,46 @@
+// Package orchestrator runs chains: for each step of a suite's oracle
+// decomposition it asks a Router to choose an agent from the registry's
+// cards alone, sends the step to that agent over A2A through a recording
+// proxy (package a2a/proxy), and passes the step's output — its text and
+// file artifacts — on as the next step's only input.
+//
+// Routers are registered by name (RegisterRouter) and built from a spec by
+// NewRouter: "bm25" (the default, BM25 over the cards' text), "llm" (an
+// OpenAI-compatible model reading the cards as untrusted data, answering in
+// validated JSON) and "a2a=URL" (the user's own orchestrator agent, which
+// gets the whole chain and a view of the registry, and whose routing is
+// observed through the proxies). The orchestrator knows the registry only
+// through Directory, which the caller adapts its registry client to.
+//
+//	router, err := orchestrator.NewRouter("bm25", orchestrator.RouterConfig{})
+//	r := orchestrator.New(dir, router, orchestrator.WithStepTimeout(time.Minute))
+//	defer r.Close()
+//	res, err := r.Run(ctx, orchestrator.Chain{
+//		ID:    "page-top-words",
+//		Input: orchestrator.Input{Files: []orchestrator.File{{Name: "page.html", Data: html}}},
+//		Steps: []orchestrator.Step{
+//			{Repo: "htmltext", Instruction: "Extract the readable text of this web page."},
+//			{Repo: "textstats", Instruction: "List the five most frequent words."},
+//		},
+//	}, traceFile)
+//	for _, st := range res.Steps {
+//		fmt.Println(st.Step, st.Routed.Name, st.Expected, st.Outcome, st.TotalMS)
+//	}
+//	fmt.Println(res.OrchestrationOK, res.Output.Text)
+//
+// Each chain runs with proxies of its own, so its trace (every JSON-RPC
+// request, response and streamed event, as JSON lines) holds its traffic
+// only, and orchestration success — every step's message reached the agent
+// of the step's repo — is read from that trace. A step's text output
+// reaches the next step as the file input.txt, after the step's file
+// artifacts; every step of a chain is sent in one A2A context.
+//
+// Faults end a step with an Outcome and a reason, and the chain with it:
+// calls that fail in transport (no connection, a gateway status, an answer
+// cut off) are retried with doubling backoff a bounded number of times;
+// failed tasks, JSON-RPC errors and malformed answers are not; a step that
+// passes its timeout is canceled at the agent. Agents the registry reports
+// down are never offered to the router. Run never panics on an agent's or a
+// router's account; RunAll runs chains in parallel, and one chain's failure
+// never stops another.
+package orchestrator
