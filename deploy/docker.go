@@ -19,6 +19,7 @@ import (
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/docker/docker/api/types"
 	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/client"
@@ -64,6 +65,7 @@ type dockerAPI interface {
 	Ping(ctx context.Context) (types.Ping, error)
 	ImageImport(ctx context.Context, source image.ImportSource, ref string, options image.ImportOptions) (io.ReadCloser, error)
 	ImageInspect(ctx context.Context, imageID string, opts ...client.ImageInspectOption) (image.InspectResponse, error)
+	ImageList(ctx context.Context, options image.ListOptions) ([]image.Summary, error)
 	ImageRemove(ctx context.Context, imageID string, options image.RemoveOptions) ([]image.DeleteResponse, error)
 	ContainerCreate(ctx context.Context, config *container.Config, hostConfig *container.HostConfig, networkingConfig *network.NetworkingConfig, platform *ocispec.Platform, containerName string) (container.CreateResponse, error)
 	CopyToContainer(ctx context.Context, containerID, dstPath string, content io.Reader, options container.CopyToContainerOptions) error
@@ -86,7 +88,7 @@ type docker struct {
 	api dockerAPI
 	tc  *toolchain
 
-	mu     sync.Mutex            // guards builds
+	mu     sync.Mutex             // guards builds
 	builds map[string]*sync.Mutex // image ref → its build's lock
 }
 
@@ -249,7 +251,8 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 func (d *docker) Down(ctx context.Context, a *Agent) error {
 	info, err := d.api.ContainerInspect(ctx, a.ID)
 	if cerrdefs.IsNotFound(err) {
-		return nil
+		// The container is gone; its images may not be.
+		return d.removeAgentImages(ctx, a.Name)
 	}
 	if err != nil {
 		return fmt.Errorf("down %s: %w", a.Name, err)
@@ -310,6 +313,26 @@ func (d *docker) removeImage(ctx context.Context, ref string) (base string, _ er
 		return base, fmt.Errorf("remove image %s: %w", ref, err)
 	}
 	return base, nil
+}
+
+// removeAgentImages removes the images agentnet built for the agent name
+// (and their base images) that no container uses.
+func (d *docker) removeAgentImages(ctx context.Context, name string) error {
+	imgs, err := d.api.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(
+		filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelAgent+"="+name))})
+	if err != nil {
+		return fmt.Errorf("down %s: list images: %w", name, err)
+	}
+	for _, img := range imgs {
+		base, err := d.removeImage(ctx, img.ID)
+		if err == nil && base != "" {
+			_, err = d.removeImage(ctx, base)
+		}
+		if err != nil {
+			return fmt.Errorf("down %s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 func (d *docker) removeNetworkIfUnused(ctx context.Context) {

@@ -29,18 +29,23 @@ import (
 )
 
 // dockerClient returns a client of the machine's Docker daemon, or skips the
-// test when none answers.
+// test when none answers. With AGENTNET_REQUIRE_DOCKER=1 (as CI sets it), a
+// missing daemon fails the test instead.
 func dockerClient(t testing.TB) *client.Client {
 	t.Helper()
+	skip := t.Skipf
+	if os.Getenv("AGENTNET_REQUIRE_DOCKER") == "1" {
+		skip = t.Fatalf
+	}
 	c, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
 	if err != nil {
-		t.Skipf("no Docker client: %v", err)
+		skip("no Docker client: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
 	defer cancel()
 	if _, err := c.Ping(ctx); err != nil {
 		c.Close()
-		t.Skipf("no Docker daemon answers: %v", err)
+		skip("no Docker daemon answers: %v", err)
 	}
 	t.Cleanup(func() { c.Close() })
 	return c
@@ -89,7 +94,7 @@ func TestDockerRuntime(t *testing.T) {
 	t.Parallel()
 	dc := dockerClient(t)
 	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not installed: the test's agents run it")
+		t.Fatal("python3 is not installed: the test's agents run it")
 	}
 	exe := agentnetBinary(t)
 	ctx := t.Context()
@@ -313,6 +318,11 @@ func TestDockerForeignContainer(t *testing.T) {
 			io.WriteString(w, `{"Id":"foreign","Image":"sha256:aa","Config":{"Labels":{"com.example":"x"}},"State":{"Status":"running","Running":true}}`)
 		case strings.HasSuffix(r.URL.Path, "/containers/exited/json"):
 			io.WriteString(w, `{"Id":"exited","Image":"sha256:aa","Config":{"Labels":{"agentnet.managed":"true"}},"State":{"Status":"exited","Running":false,"ExitCode":3}}`)
+		case strings.HasSuffix(r.URL.Path, "/images/json"):
+			if !strings.Contains(r.URL.Query().Get("filters"), "agentnet.agent=x") {
+				t.Errorf("image list filters = %s, want the agent's label", r.URL.Query().Get("filters"))
+			}
+			io.WriteString(w, `[]`)
 		default:
 			w.WriteHeader(http.StatusNotFound)
 			io.WriteString(w, `{"message":"No such container: gone"}`)

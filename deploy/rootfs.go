@@ -188,13 +188,17 @@ func (tc *toolchain) addAgentnet(r *rootfs, self string) error {
 // addCommand adds the program argv0 of a bundle command (already expanded):
 // a bare name looked up on the agents' PATH, or a path.
 func (tc *toolchain) addCommand(r *rootfs, argv0, repoDir string) error {
-	switch {
-	case filepath.IsAbs(argv0):
+	if !filepath.IsAbs(argv0) && strings.ContainsRune(argv0, '/') {
+		// A relative path names a program in the repo.
+		argv0 = filepath.Join(repoDir, argv0)
+	}
+	if filepath.IsAbs(argv0) {
+		if repoDir != "" && strings.HasPrefix(argv0, repoDir+"/") {
+			// The repo is copied with the bundle; what its program
+			// needs is not.
+			return tc.addNeeds(r, argv0)
+		}
 		return tc.addProgram(r, argv0)
-	case strings.ContainsRune(argv0, '/'):
-		// A relative path names a program in the repo, which is copied
-		// with the bundle; what it needs is not.
-		return tc.addProgram(r, filepath.Join(repoDir, argv0))
 	}
 	host, err := tc.lookPath(argv0)
 	if err != nil {
@@ -220,12 +224,17 @@ func (tc *toolchain) addCommand(r *rootfs, argv0, repoDir string) error {
 // libraries, or the interpreter of its shebang line; a Python interpreter
 // brings its standard library, a shell its tools.
 func (tc *toolchain) addProgram(r *rootfs, p string) error {
+	if err := r.addPath(p, nil); err != nil {
+		return err
+	}
+	return tc.addNeeds(r, p)
+}
+
+// addNeeds adds what running the program p takes, without p itself.
+func (tc *toolchain) addNeeds(r *rootfs, p string) error {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return fmt.Errorf("program %s: %w", p, err)
-	}
-	if err := r.addPath(p, nil); err != nil {
-		return err
 	}
 	base := filepath.Base(real)
 	if isPython(base) {

@@ -100,21 +100,27 @@ func truthText(s tasks.Skill) string { return s.ID + " " + s.Description }
 func MatchSkills(generated []SkillText, truth []tasks.Skill, threshold float64) SkillMatch {
 	m := SkillMatch{Supported: make([]string, len(generated)), Covered: map[string]string{}}
 	best := make([]float64, len(truth))
-	gsets := make([]map[string]bool, len(generated))
-	tsets := make([]map[string]bool, len(truth))
+	gsets, gnames := make([]map[string]bool, len(generated)), make([]map[string]bool, len(generated))
+	tsets, tnames := make([]map[string]bool, len(truth)), make([]map[string]bool, len(truth))
 	for i, g := range generated {
-		gsets[i] = wordSet(g.text())
+		gsets[i], gnames[i] = wordSet(g.text()), wordSet(g.ID+" "+g.Name)
 	}
 	for j, t := range truth {
-		tsets[j] = wordSet(truthText(t))
+		tsets[j], tnames[j] = wordSet(truthText(t)), wordSet(t.ID)
 	}
 	idf := idfOver(append(append([]map[string]bool{}, gsets...), tsets...))
+	// A skill's name is a concise label of its capability; its description
+	// adds context but also words that dilute the overlap. A pair is as
+	// similar as the closer of the two.
+	sim := func(i, j int) float64 {
+		return max(weightedDice(gsets[i], tsets[j], idf), weightedDice(gnames[i], tnames[j], idf))
+	}
 	supported, covered := 0, 0
 	for i, g := range generated {
 		sims := make([]float64, len(truth))
 		top := 0.0
 		for j := range truth {
-			sims[j] = weightedDice(gsets[i], tsets[j], idf)
+			sims[j] = sim(i, j)
 			if sims[j] >= threshold && sims[j] > top {
 				top, m.Supported[i] = sims[j], truth[j].ID
 			}

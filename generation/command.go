@@ -195,4 +195,3 @@ func splitWords(s string) ([]string, error) {
 	}
 	return words, nil
 }
-

@@ -215,3 +215,58 @@ func TestSingleCase(t *testing.T) {
 		t.Error("Run() of a chain without steps = nil error, want one")
 	}
 }
+
+// TestAgentOutcomes: a failed task is the agent's failure and is not
+// retried; an agent that speaks only A2A 0.3 is reached all the same.
+func TestAgentOutcomes(t *testing.T) {
+	t.Parallel()
+	failing := serveBundle(t, writeBundle(t, `version: 1
+name: broken
+description: Always fails.
+skills:
+  - id: fail
+    name: Fail
+    description: Fail at counting words.
+    run: [sh, "{{repo}}/fail.sh"]
+`, map[string]string{"fail.sh": "echo 'no words here' >&2; exit 3\n"}))
+	counter := serveBundle(t, writeBundle(t, counterYAML, map[string]string{"count.sh": counterSh}))
+	old := *counter.Card
+	old.SupportedInterfaces = nil
+	for _, iface := range counter.Card.SupportedInterfaces {
+		if iface.ProtocolVersion == "0.3" {
+			old.SupportedInterfaces = append(old.SupportedInterfaces, iface)
+		}
+	}
+	if len(old.SupportedInterfaces) != 1 {
+		t.Fatalf("the host's card has no 0.3 interface: %+v", counter.Card.SupportedInterfaces)
+	}
+	tests := []struct {
+		name    string
+		cand    orchestrator.Candidate
+		outcome orchestrator.Outcome
+		detail  string
+		method  string
+	}{
+		{"failed task", candidate("b", failing.URL, failing.Card), orchestrator.AgentFailed, `the task ended failed: skill "fail" exited with status 3: no words here`, "SendStreamingMessage"},
+		{"0.3 only", candidate("c", counter.URL, &old), orchestrator.OK, "", "message/stream"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := orchestrator.New(staticDir{tc.cand}, orchestrator.NewBM25(), orchestrator.WithRetry(3, time.Millisecond, time.Millisecond))
+			defer r.Close()
+			res, err := r.Run(t.Context(), orchestrator.Chain{ID: tc.name, Input: orchestrator.Input{Text: "one two\n"},
+				Steps: []orchestrator.Step{{Repo: tc.cand.Name(), Instruction: "Count the words."}}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := res.Steps[0]
+			if st.Outcome != tc.outcome || st.Attempts != 1 || !strings.Contains(st.Detail, tc.detail) {
+				t.Errorf("step = %s attempts %d; want %s %q after one attempt", stepSummary(res), st.Attempts, tc.outcome, tc.detail)
+			}
+			if sends := orchestrator.Sends(res.Trace); len(sends) != 1 || sends[0].Method != tc.method || !st.Correct {
+				t.Errorf("sends = %+v, correct %v; want one %s to the agent", sends, st.Correct, tc.method)
+			}
+		})
+	}
+}

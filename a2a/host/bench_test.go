@@ -21,10 +21,9 @@ import (
 	"github.com/agentnet/agentnet/bundle"
 )
 
-// The round-trip benchmarks send one message and wait for its finished
-// task, over JSON-RPC on loopback, through a2a-go/v2's client:
-//
-//	go test ./a2a/host -run '^$' -bench RoundTrip -benchtime 200x -count 3
+// BenchmarkRoundTrip sends one message at a time and waits for its
+// finished task, over JSON-RPC on loopback, through a2a-go/v2's client.
+// Its sub-benchmarks are:
 //
 //   - bare-echo: a bare a2a-go/v2 server whose executor echoes the text
 //     (submitted, working, artifact, completed) with no process;
@@ -32,7 +31,9 @@ import (
 //   - process-start: the skill's own process alone (exec of echo with its
 //     output captured), outside any server.
 //
-// The host's overhead is host − bare-echo − process-start.
+// The host's overhead is host − bare-echo − process-start. Run it with:
+//
+//	go test ./a2a/host -run '^$' -bench RoundTrip -benchtime 200x -count 5
 func BenchmarkRoundTrip(b *testing.B) {
 	echoPath, err := exec.LookPath("echo")
 	if err != nil {

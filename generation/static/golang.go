@@ -299,6 +299,27 @@ func flagCall(x *ast.CallExpr) *Flag {
 	}
 	m := sel.Sel.Name
 	args := x.Args
+	if m == "Var" || m == "VarP" || m == "TextVar" {
+		// A custom flag.Value: it takes a value; its type is not known.
+		i := 1
+		if len(args) < 3 {
+			return nil
+		}
+		name, ok := stringLit(args[i])
+		if !ok || name == "" {
+			return nil
+		}
+		f := &Flag{Type: "string", Typed: true, Metavar: "VALUE"}
+		if len(name) == 1 {
+			f.Short = name
+		} else {
+			f.Long = name
+		}
+		if s, ok := stringLit(args[len(args)-1]); ok {
+			f.Help = s
+		}
+		return f
+	}
 	withShort := strings.HasSuffix(m, "P")
 	base := strings.TrimSuffix(m, "P")
 	isVar := strings.HasSuffix(base, "Var")
@@ -439,4 +460,3 @@ func sortedKeys[M ~map[string]V, V any](m M) []string {
 	slices.Sort(keys)
 	return keys
 }
-

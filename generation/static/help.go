@@ -163,6 +163,8 @@ func isHeader(ln string) bool {
 func sectionKind(header string) string {
 	h := strings.ToLower(strings.TrimSuffix(header, ":"))
 	switch {
+	case strings.HasPrefix(h, "usage of "): // Go's flag.PrintDefaults
+		return "flags"
 	case strings.Contains(h, "example"):
 		return "examples"
 	case strings.Contains(h, "command") && !strings.Contains(h, "option") && !strings.Contains(h, "flag"):

@@ -43,15 +43,15 @@ type Command struct {
 
 // Flag is an option of a command.
 type Flag struct {
-	Long    string // without dashes; "" when there is only a short name
-	Short   string // without the dash
-	Dashes  string // "--" or "-" before Long (Go flag accepts both; some tools want one)
-	Metavar string // "" for a switch
-	Help    string
-	Type    string // string, integer, number, boolean, array
-	Item    string // the item type of an array
-	Default any
-	Choices []string
+	Long     string // without dashes; "" when there is only a short name
+	Short    string // without the dash
+	Dashes   string // "--" or "-" before Long (Go flag accepts both; some tools want one)
+	Metavar  string // "" for a switch
+	Help     string
+	Type     string // string, integer, number, boolean, array
+	Item     string // the item type of an array
+	Default  any
+	Choices  []string
 	Required bool
 	// Typed is set when the type comes from source code, not a guess from
 	// the help text.

@@ -195,8 +195,8 @@ func readme(r *repo) (string, string) {
 
 var (
 	listItemRE = regexp.MustCompile("^(?:\\*\\*|`|__)?([a-z][a-z0-9_-]*)[^*`_]*(?:\\*\\*|`|__)?\\s*[:—–-]\\s*(.+)$")
-	mdLinkRE  = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
-	htmlTagRE = regexp.MustCompile(`<[^>]+>`)
+	mdLinkRE   = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
+	htmlTagRE  = regexp.MustCompile(`<[^>]+>`)
 )
 
 // readmeSummary returns the first prose paragraph of a README: not a

@@ -27,7 +27,8 @@ func newFleetCmd(env *Env) *cobra.Command {
 		Short: "Deploy agent bundles as a fleet, show its health, tear it down",
 		Long: `A fleet is a set of running agents. Its state is kept under $AGENTNET_HOME/fleet
 (AGENTNET_HOME defaults to ~/.agentnet), so "fleet status" and "fleet down" work
-from any terminal. Each agent's log is $AGENTNET_HOME/fleet/logs/NAME.log.`,
+from any terminal. Each agent's log is $AGENTNET_HOME/fleet/logs/NAME.log
+(on --runtime docker, the container's: docker logs ID, the id in "fleet status --json").`,
 	}
 	cmd.AddCommand(newFleetUpCmd(env), newFleetStatusCmd(env), newFleetDownCmd(env))
 	return cmd

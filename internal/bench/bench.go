@@ -1,0 +1,190 @@
+package bench
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/eval"
+	"github.com/agentnet/agentnet/internal/llm"
+	"github.com/agentnet/agentnet/tasks"
+)
+
+// Options configure a run.
+type Options struct {
+	Suite *tasks.Suite
+	// Out is the run directory (created); with Resume, the run to continue.
+	Out    string
+	Resume bool
+
+	Generator   string // registered generator name (default "static")
+	BuilderCmd  string // the command generator's coding agent
+	Attempts    int    // generation attempts per repo: the n of pass@k (default 1)
+	AllAttempts bool   // make every attempt even after a success (needed for pass@k > pass@1)
+	Runtime     string // deploy runtime (default "process")
+	Router      string // orchestrator router (default "bm25")
+	Judge       string // judge (default "rules")
+	Parallel    int    // trials in flight at most (default 2)
+
+	// Self is the agentnet executable (its "serve" hosts bundles).
+	Self string
+	// Env is the environment of every process the run starts.
+	Env []string
+	// LLM is the model configuration when a model-backed choice is used.
+	LLM *llm.Config
+
+	// Progress receives one line per finished step; nil for none.
+	Progress io.Writer
+	Logger   *slog.Logger
+}
+
+func (o *Options) defaults() {
+	if o.Generator == "" {
+		o.Generator = "static"
+	}
+	if o.Attempts <= 0 {
+		o.Attempts = 1
+	}
+	if o.Runtime == "" {
+		o.Runtime = "process"
+	}
+	if o.Router == "" {
+		o.Router = "bm25"
+	}
+	if o.Judge == "" {
+		o.Judge = "rules"
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = 2
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+}
+
+// runConfig is the part of the options that decides the results.
+func (o *Options) runConfig() (eval.RunConfig, error) {
+	data, err := os.ReadFile(o.Suite.Path)
+	if err != nil {
+		return eval.RunConfig{}, fmt.Errorf("hash suite: %w", err)
+	}
+	sum := sha256.Sum256(data)
+	cfg := eval.RunConfig{
+		Suite: o.Suite.Name, SuiteSHA256: hex.EncodeToString(sum[:]),
+		Generator: o.Generator, BuilderCmd: o.BuilderCmd, Attempts: o.Attempts, AllAttempts: o.AllAttempts,
+		Runtime: o.Runtime, Router: o.Router, Judge: o.Judge,
+	}
+	if o.LLM != nil {
+		cfg.Model = o.LLM.Model
+	}
+	return cfg, nil
+}
+
+// run is one bench run's state.
+type run struct {
+	opts  Options
+	store *eval.Store
+	judge eval.Judge
+	rt    deploy.Runtime
+
+	mu     sync.Mutex
+	agents map[string]*deploy.Agent // repo id → its deployed agent
+}
+
+// Run executes the suite and returns its results, also written to the run
+// directory. Stages that already have results in a resumed run are skipped.
+func Run(ctx context.Context, opts Options) (*eval.Results, error) {
+	opts.defaults()
+	cfg, err := opts.runConfig()
+	if err != nil {
+		return nil, err
+	}
+	var store *eval.Store
+	if opts.Resume {
+		store, err = eval.Resume(opts.Out, cfg)
+	} else {
+		store, err = eval.Create(opts.Out, cfg)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var judgeOpts eval.JudgeOptions
+	if opts.LLM != nil {
+		judgeOpts.LLM = llm.New(*opts.LLM)
+	}
+	judge, err := eval.NewJudge(opts.Judge, judgeOpts)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := deploy.Open(opts.Runtime, deploy.Config{
+		Self: opts.Self, Env: opts.Env, LogDir: filepath.Join(opts.Out, "logs"),
+	})
+	if err != nil {
+		return nil, err
+	}
+	r := &run{opts: opts, store: store, judge: judge, rt: rt, agents: map[string]*deploy.Agent{}}
+	defer r.teardown()
+
+	if err := r.generateAll(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.deployAll(ctx); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := store.Results(opts.Suite, opts.Attempts)
+	if err := store.WriteResults(res); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (r *run) progress(format string, args ...any) {
+	if r.opts.Progress != nil {
+		fmt.Fprintf(r.opts.Progress, format+"\n", args...)
+	}
+}
+
+// teardown stops every agent the run deployed. It runs on every exit path
+// with a context of its own, so that Ctrl-C still cleans up.
+func (r *run) teardown() {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	r.mu.Lock()
+	agents := r.agents
+	r.agents = map[string]*deploy.Agent{}
+	r.mu.Unlock()
+	var g errgroup.Group
+	for _, a := range agents {
+		g.Go(func() error { return r.rt.Down(ctx, a) })
+	}
+	if err := g.Wait(); err != nil {
+		r.opts.Logger.Warn("tear down", "err", err)
+	}
+}
+
+// guard runs fn, turning a panic into an error: work that runs repo code or
+// plugins must not take the run down.
+func guard(fn func() error) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	return fn()
+}
+
+var errNoAgent = errors.New("no agent")

@@ -1,0 +1,13 @@
+// Package bench runs a suite end to end — generate every repo's agent,
+// deploy the fleet, register its cards, run the single tasks against their
+// own repo's agent, run the chains through the orchestrator and router,
+// evaluate the commissions, score, report and tear down — into a run
+// directory that can be resumed. It is the engine of `agentnet bench` and
+// `agentnet demo`:
+//
+//	res, err := bench.Run(ctx, bench.Options{Suite: s, Out: dir, Self: exe})
+//	eval.WriteTables(os.Stdout, res)
+//
+// Every child process and server a run starts is stopped before Run
+// returns, on success, failure and cancellation alike.
+package bench

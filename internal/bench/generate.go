@@ -1,0 +1,137 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/eval"
+	"github.com/agentnet/agentnet/generation"
+	"github.com/agentnet/agentnet/tasks"
+)
+
+// generateAll generates every repo's agent, in parallel, skipping repos a
+// resumed run already has.
+func (r *run) generateAll(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.opts.Parallel)
+	for _, repo := range r.opts.Suite.Repos {
+		if _, ok := r.store.Repo(repo.ID); ok {
+			continue
+		}
+		g.Go(func() error {
+			res, err := r.generate(ctx, repo)
+			if err != nil {
+				return err
+			}
+			return r.store.SaveRepo(res)
+		})
+	}
+	return g.Wait()
+}
+
+// generate runs the generator's attempts on one repo and scores the chosen
+// bundle's skills against the repo's ground truth.
+func (r *run) generate(ctx context.Context, repo tasks.Repo) (eval.RepoResult, error) {
+	res := eval.RepoResult{ID: repo.ID, Domain: repo.Domain, Skills: []eval.SkillText{}}
+	source := repo.Source
+	if !tasks.IsGitURL(source) && !filepath.IsAbs(source) {
+		source = filepath.Join(r.opts.Suite.Dir, source)
+	}
+	out := filepath.Join(r.store.RepoDir(repo.ID), "bundle")
+	os.RemoveAll(out) // a half-finished attempt of an interrupted run
+	start := time.Now()
+	var rep *generation.Report
+	err := guard(func() error {
+		var err error
+		rep, err = generation.Run(ctx, generation.Config{
+			Repo: source, Ref: repo.Ref, Out: out,
+			Generator: r.opts.Generator, Attempts: r.opts.Attempts, AllAttempts: r.opts.AllAttempts,
+			Env: r.opts.Env, Logger: r.opts.Logger.With("repo", repo.ID),
+			LLM: r.opts.LLM, BuilderCmd: r.opts.BuilderCmd,
+		})
+		return err
+	})
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	if err != nil {
+		// The run could not even start: record it as one failed attempt.
+		res.Attempts = []eval.AttemptResult{{N: 1, Reason: err.Error(), DurationMS: time.Since(start).Milliseconds()}}
+		r.progress("generate %-12s failed: %v", repo.ID, err)
+		return res, nil
+	}
+	for _, a := range rep.Attempts {
+		res.Attempts = append(res.Attempts, eval.AttemptResult{
+			N: a.N, OK: a.OK, Reason: joinReason(a.Stage, a.Reason),
+			DurationMS: int64(a.Duration * 1000), TokensIn: a.Tokens.In, TokensOut: a.Tokens.Out,
+		})
+	}
+	res.Generated = rep.OK()
+	if !res.Generated {
+		r.progress("generate %-12s no agent after %d attempt(s)", repo.ID, len(rep.Attempts))
+		return res, nil
+	}
+	res.Bundle = r.store.Rel(out)
+	b, err := bundle.Load(filepath.Join(out, bundle.FileName))
+	if err != nil {
+		return res, fmt.Errorf("read the bundle generated for %s: %w", repo.ID, err)
+	}
+	for _, s := range b.Skills {
+		res.Skills = append(res.Skills, eval.SkillText{ID: s.ID, Name: s.Name, Description: s.Description})
+	}
+	m := eval.MatchSkills(res.Skills, repo.Skills, eval.DefaultMatchThreshold)
+	res.Match = &m
+	res.Precision, res.Recall = round1(100*m.Precision), round1(100*m.Recall)
+	r.progress("generate %-12s ok: %d skills, precision %.0f%%, recall %.0f%% (%d attempt(s))",
+		repo.ID, len(res.Skills), res.Precision, res.Recall, len(rep.Attempts))
+	return res, nil
+}
+
+// deployAll brings up every generated agent.
+func (r *run) deployAll(ctx context.Context) error {
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.opts.Parallel * 2)
+	for _, repo := range r.opts.Suite.Repos {
+		res, ok := r.store.Repo(repo.ID)
+		if !ok || !res.Generated {
+			continue
+		}
+		g.Go(func() error {
+			a, err := r.rt.Up(ctx, deploy.Spec{Name: repo.ID, Bundle: filepath.Join(r.opts.Out, res.Bundle)})
+			if err != nil {
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				// The bundle passed the gate once; failing now is the
+				// testbed's trouble, recorded per task as an infra error.
+				r.progress("deploy   %-12s failed: %v", repo.ID, err)
+				r.opts.Logger.Warn("deploy", "repo", repo.ID, "err", err)
+				return nil
+			}
+			r.mu.Lock()
+			r.agents[repo.ID] = a
+			r.mu.Unlock()
+			return nil
+		})
+	}
+	return g.Wait()
+}
+
+func joinReason(stage, reason string) string {
+	switch {
+	case stage == "":
+		return reason
+	case reason == "":
+		return stage
+	}
+	return stage + ": " + reason
+}
+
+func round1(x float64) float64 { return float64(int64(x*10+0.5)) / 10 }
