@@ -13,27 +13,10 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
-
-	"github.com/agentnet/agentnet/cards"
 )
 
 // cardsValidator is the real card validation, as the CLI wires it.
-func cardsValidator() CardValidator {
-	return CardValidatorFunc(func(data []byte) (*a2a.AgentCard, []string) {
-		var probs []string
-		for _, p := range cards.Validate(data) {
-			probs = append(probs, p.String())
-		}
-		card, err := cards.Parse(data)
-		if err != nil {
-			if len(probs) == 0 {
-				probs = append(probs, err.Error())
-			}
-			return nil, probs
-		}
-		return card, probs
-	})
-}
+func cardsValidator() CardValidator { return CardsValidator }
 
 // testCard returns a valid card.
 func testCard(name, desc string, skills ...a2a.AgentSkill) *a2a.AgentCard {

@@ -12,9 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/a2aproject/a2a-go/v2/a2a"
-
-	"github.com/agentnet/agentnet/cards"
 	"github.com/agentnet/agentnet/registry"
 )
 
@@ -50,14 +47,7 @@ func TestFleet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	svc := registry.NewService(store, registry.CardValidatorFunc(func(data []byte) (*a2a.AgentCard, []string) {
-		var probs []string
-		for _, p := range cards.Validate(data) {
-			probs = append(probs, p.String())
-		}
-		card, _ := cards.Parse(data)
-		return card, probs
-	}))
+	svc := registry.NewService(store, registry.CardsValidator)
 	reg := httptest.NewServer(registry.NewHandler(svc))
 	defer reg.Close()
 

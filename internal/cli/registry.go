@@ -5,18 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/spf13/cobra"
 
-	"github.com/agentnet/agentnet/cards"
 	"github.com/agentnet/agentnet/registry"
 )
 
@@ -27,22 +23,6 @@ const (
 	defaultRegistryURL  = "http://" + defaultRegistryAddr
 )
 
-// registryCardValidator is the registry's card check: the cards package's
-// strict schema and lint, and its parser (which reads 1.0 and 0.3 cards).
-var registryCardValidator = registry.CardValidatorFunc(func(data []byte) (*a2a.AgentCard, []string) {
-	var probs []string
-	for _, p := range cards.Validate(data) {
-		probs = append(probs, p.String())
-	}
-	card, err := cards.Parse(data)
-	if err != nil {
-		if len(probs) == 0 {
-			probs = append(probs, err.Error())
-		}
-		return nil, probs
-	}
-	return card, probs
-})
 
 func newRegistryCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
@@ -130,56 +110,26 @@ type registryServeConfig struct {
 	prober          []registry.ProberOption
 }
 
-// serveRegistry runs the registry until ctx is done: store, service, prober
-// and HTTP server start in order and stop in reverse.
+// serveRegistry runs the registry until ctx is done.
 func serveRegistry(ctx context.Context, env *Env, cfg registryServeConfig) error {
-	if dir := filepath.Dir(cfg.db); dir != "" {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return fmt.Errorf("registry serve: %w", err)
-		}
-	}
-	store, err := registry.OpenSQLite(ctx, cfg.db)
+	srv, err := registry.Start(ctx, registry.ServerConfig{
+		Addr: cfg.addr, DB: cfg.db, Token: cfg.token, Logger: cfg.logger, Prober: cfg.prober,
+	})
 	if err != nil {
+		var le *registry.ListenError
+		if errors.As(err, &le) {
+			return usageError("registry serve: %v", err)
+		}
 		return fmt.Errorf("registry serve: %w", err)
 	}
-	defer store.Close()
-	ln, err := net.Listen("tcp", cfg.addr)
-	if err != nil {
-		return usageError("registry serve: listen on %s: %v", cfg.addr, err)
-	}
-	svc := registry.NewService(store, registryCardValidator, registry.WithLogger(cfg.logger))
-	srv := &http.Server{
-		Handler:           registry.NewHandler(svc, registry.WithToken(cfg.token)),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       30 * time.Second,
-		WriteTimeout:      60 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-	}
-	pctx, stopProber := context.WithCancel(ctx)
-	proberDone := make(chan struct{})
-	go func() {
-		defer close(proberDone)
-		registry.NewProber(svc, cfg.prober...).Run(pctx)
-	}()
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-
-	url := strings.TrimSuffix(advertised(ln.Addr().(*net.TCPAddr)), "/")
-	fmt.Fprintln(env.Stdout, url)
-	cfg.logger.Info("registry serving", "url", url, "db", cfg.db, "auth", cfg.token != "")
-
+	fmt.Fprintln(env.Stdout, srv.URL)
 	var serveErr error
 	select {
-	case err := <-errc:
+	case err := <-srv.Done():
 		serveErr = fmt.Errorf("registry serve: %w", err)
 	case <-ctx.Done():
 	}
-	stopProber()
-	<-proberDone
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil && !errors.Is(err, context.DeadlineExceeded) && serveErr == nil {
+	if err := srv.Close(); err != nil && serveErr == nil {
 		serveErr = fmt.Errorf("registry serve: shut down: %w", err)
 	}
 	return serveErr

@@ -92,7 +92,7 @@ func runFleet(t *testing.T) (string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := httptest.NewServer(registry.NewHandler(registry.NewService(store, registryCardValidator)))
+	reg := httptest.NewServer(registry.NewHandler(registry.NewService(store, registry.CardsValidator)))
 	t.Cleanup(func() {
 		reg.Close()
 		store.Close()
