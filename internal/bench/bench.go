@@ -18,6 +18,7 @@ import (
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/internal/llm"
+	"github.com/agentnet/agentnet/registry"
 	"github.com/agentnet/agentnet/tasks"
 )
 
@@ -98,8 +99,12 @@ type run struct {
 	judge eval.Judge
 	rt    deploy.Runtime
 
+	llm      *llm.Client
+	registry *registry.Server
+
 	mu     sync.Mutex
 	agents map[string]*deploy.Agent // repo id → its deployed agent
+	byURL  map[string]string        // agent base URL → repo id
 }
 
 // Run executes the suite and returns its results, also written to the run
@@ -119,11 +124,11 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	var judgeOpts eval.JudgeOptions
+	var model *llm.Client
 	if opts.LLM != nil {
-		judgeOpts.LLM = llm.New(*opts.LLM)
+		model = llm.New(*opts.LLM)
 	}
-	judge, err := eval.NewJudge(opts.Judge, judgeOpts)
+	judge, err := eval.NewJudge(opts.Judge, eval.JudgeOptions{LLM: model})
 	if err != nil {
 		return nil, err
 	}
@@ -133,13 +138,19 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &run{opts: opts, store: store, judge: judge, rt: rt, agents: map[string]*deploy.Agent{}}
+	r := &run{opts: opts, store: store, judge: judge, rt: rt, llm: model, agents: map[string]*deploy.Agent{}, byURL: map[string]string{}}
 	defer r.teardown()
 
 	if err := r.generateAll(ctx); err != nil {
 		return nil, err
 	}
 	if err := r.deployAll(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.startRegistry(ctx); err != nil {
+		return nil, err
+	}
+	if err := r.runCases(ctx); err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -163,6 +174,11 @@ func (r *run) progress(format string, args ...any) {
 func (r *run) teardown() {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	if r.registry != nil {
+		if err := r.registry.Close(); err != nil {
+			r.opts.Logger.Warn("stop the registry", "err", err)
+		}
+	}
 	r.mu.Lock()
 	agents := r.agents
 	r.agents = map[string]*deploy.Agent{}

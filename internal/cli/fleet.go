@@ -34,17 +34,6 @@ from any terminal. Each agent's log is $AGENTNET_HOME/fleet/logs/NAME.log
 	return cmd
 }
 
-// fleetHome is AGENTNET_HOME, or ~/.agentnet.
-func fleetHome(env *Env) string {
-	if h := env.getenv("AGENTNET_HOME"); h != "" {
-		return h
-	}
-	if h := env.getenv("HOME"); h != "" {
-		return filepath.Join(h, ".agentnet")
-	}
-	return ".agentnet"
-}
-
 func (e *Env) executable() (string, error) {
 	if e.Executable != "" {
 		return e.Executable, nil
@@ -78,7 +67,7 @@ when set). If any agent fails to come up, the ones started are stopped again.`,
 			if err != nil {
 				return invalidInput(err)
 			}
-			home := fleetHome(env)
+			home := agentnetHomeDir(env)
 			st, err := deploy.LoadState(home)
 			if err != nil {
 				return err
@@ -231,7 +220,7 @@ func newFleetStatusCmd(env *Env) *cobra.Command {
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			st, err := deploy.LoadState(fleetHome(env))
+			st, err := deploy.LoadState(agentnetHomeDir(env))
 			if err != nil {
 				return err
 			}
@@ -289,7 +278,7 @@ func newFleetDownCmd(env *Env) *cobra.Command {
 		Args:  exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := context.WithoutCancel(cmd.Context())
-			home := fleetHome(env)
+			home := agentnetHomeDir(env)
 			st, err := deploy.LoadState(home)
 			if err != nil {
 				return err

@@ -108,6 +108,8 @@ var commands = []func(*Env) *cobra.Command{
 	newRegistryCmd,
 	newAuditCmd,
 	newReportCmd,
+	newBenchCmd,
+	newDemoCmd,
 	newGenerateCmd,
 	newRunCmd,
 }

@@ -1,0 +1,240 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/agentnet/agentnet/eval"
+	"github.com/agentnet/agentnet/orchestrator"
+	"github.com/agentnet/agentnet/registry"
+	"github.com/agentnet/agentnet/tasks"
+)
+
+// infraRetries bounds how often a trial that failed through the testbed's
+// own fault is tried again before it is recorded as an infra error.
+const infraRetries = 2
+
+// runCases runs the single and chain cases a resumed run does not have yet.
+func (r *run) runCases(ctx context.Context) error {
+	router, err := orchestrator.NewRouter(r.opts.Router, orchestrator.RouterConfig{LLM: r.llm, Logger: r.opts.Logger})
+	if err != nil {
+		return err
+	}
+	matcher := orchestrator.WithRepoMatcher(func(repo string, a orchestrator.AgentRef) bool {
+		return r.repoOf(a.URL) == repo
+	})
+	chains := orchestrator.New(registryDirectory{registry.NewClient(r.registry.URL)}, router,
+		matcher, orchestrator.WithRegistryURL(r.registry.URL), orchestrator.WithRouterName(r.opts.Router),
+		orchestrator.WithLogger(r.opts.Logger))
+	defer chains.Close()
+
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(r.opts.Parallel)
+	for _, c := range r.opts.Suite.Cases {
+		if c.Type != tasks.Single && c.Type != tasks.Chain {
+			continue
+		}
+		if _, done := r.store.Task(c.ID); done {
+			continue
+		}
+		g.Go(func() error {
+			var res eval.TaskResult
+			for try := 0; ; try++ {
+				err := guard(func() error {
+					var err error
+					if c.Type == tasks.Single {
+						res, err = r.single(ctx, &c, matcher)
+					} else {
+						res, err = r.chain(ctx, &c, chains)
+					}
+					return err
+				})
+				if ctx.Err() != nil {
+					return ctx.Err() // interrupted: record nothing, resume runs it again
+				}
+				if err != nil {
+					res = r.base(&c)
+					res.Status, res.Reason = eval.StatusInfraError, err.Error()
+				}
+				res.Tries = try + 1
+				if res.Status != eval.StatusInfraError || try >= infraRetries {
+					break
+				}
+			}
+			r.progress("%-6s %-32s %-11s %s", c.Type, c.ID, res.Status, time.Duration(res.DurationMS)*time.Millisecond)
+			return r.store.SaveTask(res)
+		})
+	}
+	return g.Wait()
+}
+
+func (r *run) base(c *tasks.Case) eval.TaskResult {
+	return eval.TaskResult{ID: c.ID, Type: c.Type, Tier: c.Tier(), Repo: c.Repo, Status: eval.StatusFailed}
+}
+
+// single sends a single case to its own repo's agent.
+func (r *run) single(ctx context.Context, c *tasks.Case, matcher orchestrator.Option) (eval.TaskResult, error) {
+	res := r.base(c)
+	cand, err := r.candidate(ctx, c.Repo)
+	if errors.Is(err, errNoAgent) {
+		res.Status, res.Reason = eval.StatusSkipped, fmt.Sprintf("repo %s has no agent", c.Repo)
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	runner := orchestrator.New(ownAgent{cand}, pickOnly{}, matcher, orchestrator.WithLogger(r.opts.Logger))
+	defer runner.Close()
+	ch, err := r.chainOf(c)
+	if err != nil {
+		return res, err
+	}
+	return r.record(ctx, c, runner, ch, res)
+}
+
+// chain runs a chain case through the routing runner.
+func (r *run) chain(ctx context.Context, c *tasks.Case, runner *orchestrator.Runner) (eval.TaskResult, error) {
+	ch, err := r.chainOf(c)
+	if err != nil {
+		return r.base(c), err
+	}
+	return r.record(ctx, c, runner, ch, r.base(c))
+}
+
+// record runs ch, writes its trace and artifacts into the task's directory
+// and judges its output.
+func (r *run) record(ctx context.Context, c *tasks.Case, runner *orchestrator.Runner, ch orchestrator.Chain, res eval.TaskResult) (eval.TaskResult, error) {
+	dir := r.store.TaskDir(c.ID)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return res, err
+	}
+	tracePath := filepath.Join(dir, "trace.jsonl")
+	trace, err := os.Create(tracePath)
+	if err != nil {
+		return res, err
+	}
+	out, err := runner.Run(ctx, ch, trace)
+	trace.Close()
+	if err != nil {
+		return res, err
+	}
+	res.Trace = r.store.Rel(tracePath)
+	res.DurationMS = int64(out.ElapsedMS)
+	res.TokensIn = out.Tokens
+	for _, st := range out.Steps {
+		step := eval.StepResult{
+			Index: st.Step, Expected: st.Expected, Score: st.Score, Reason: st.Reason,
+			Outcome: string(st.Outcome), DurationMS: int64(st.TotalMS),
+		}
+		if st.Observed != nil {
+			step.Routed = r.repoOf(st.Observed.URL)
+		} else if st.Routed != nil {
+			step.Routed = r.repoOf(st.Routed.URL)
+		}
+		if st.Detail != "" {
+			step.Reason = strings.TrimSpace(step.Reason + " " + st.Detail)
+		}
+		for _, a := range st.Artifacts {
+			step.Artifacts = append(step.Artifacts, a.Name)
+		}
+		res.Steps = append(res.Steps, step)
+	}
+	if c.Type == tasks.Chain {
+		ok := out.OrchestrationOK
+		res.OrchOK = &ok
+	} else {
+		res.Steps = nil // a single case has no routing to show
+	}
+	switch out.Outcome {
+	case orchestrator.OK:
+	case orchestrator.InternalError, orchestrator.RegistryFailed:
+		res.Status, res.Reason = eval.StatusInfraError, out.Detail
+		return res, nil
+	case orchestrator.Canceled:
+		return res, ctx.Err()
+	default:
+		res.Status, res.Reason = eval.StatusFailed, fmt.Sprintf("%s: %s", out.Outcome, out.Detail)
+		if out.Outcome == orchestrator.TransportFailed || out.Outcome == orchestrator.ProtocolError {
+			res.Status = eval.StatusError
+		}
+		return res, nil
+	}
+	output := tasks.Output{Text: out.Output.Text}
+	artDir := filepath.Join(dir, "artifacts")
+	for _, f := range out.Output.Files {
+		name := filepath.Base(f.Name)
+		output.Files = append(output.Files, tasks.File{Name: name, Data: f.Data})
+		if err := os.MkdirAll(artDir, 0o755); err == nil && os.WriteFile(filepath.Join(artDir, name), f.Data, 0o644) == nil {
+			res.Artifacts = append(res.Artifacts, r.store.Rel(filepath.Join(artDir, name)))
+		}
+	}
+	res.Output = clip(output.Text, 4000)
+	v, err := r.judge.Judge(ctx, eval.Judgement{Instruction: instructionOf(c), Checks: c.Expect, Rubric: c.Rubric, Output: output})
+	if err != nil {
+		res.Status, res.Reason = eval.StatusFailed, "judge: "+err.Error()
+		return res, nil
+	}
+	res.Pass, res.Checks, res.Reason = v.Pass, v.Checks, v.Reason
+	res.TokensIn += v.TokensIn
+	res.TokensOut += v.TokensOut
+	if v.Pass {
+		res.Status = eval.StatusPassed
+	}
+	return res, nil
+}
+
+// chainOf turns a case into the orchestrator's chain, reading its input
+// files.
+func (r *run) chainOf(c *tasks.Case) (orchestrator.Chain, error) {
+	ch := orchestrator.Chain{ID: c.ID, Timeout: c.Timeout.Duration}
+	if c.Type == tasks.Single {
+		ch.Steps = []orchestrator.Step{{Repo: c.Repo, Instruction: c.Instruction, Timeout: c.Timeout.Duration}}
+	}
+	for _, st := range c.Steps {
+		ch.Steps = append(ch.Steps, orchestrator.Step{Repo: st.Repo, Instruction: st.Instruction, Timeout: st.Timeout.Duration})
+	}
+	if c.Input != nil {
+		ch.Input.Text, ch.Input.Data = c.Input.Text, c.Input.Data
+		for _, f := range c.Input.Files {
+			data, err := os.ReadFile(filepath.Join(r.opts.Suite.Dir, f))
+			if err != nil {
+				return ch, fmt.Errorf("read input file: %w", err)
+			}
+			ch.Input.Files = append(ch.Input.Files, orchestrator.File{Name: filepath.Base(f), MediaType: mediaType(f), Data: data})
+		}
+	}
+	return ch, nil
+}
+
+func instructionOf(c *tasks.Case) string {
+	if c.Type != tasks.Chain {
+		return c.Instruction
+	}
+	var parts []string
+	for i, st := range c.Steps {
+		parts = append(parts, fmt.Sprintf("%d. %s", i+1, st.Instruction))
+	}
+	return strings.Join(parts, "\n")
+}
+
+func mediaType(name string) string {
+	if t := mime.TypeByExtension(filepath.Ext(name)); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "\n[... clipped]"
+}
