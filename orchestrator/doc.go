@@ -28,12 +28,15 @@
 //	}
 //	fmt.Println(res.OrchestrationOK, res.Output.Text)
 //
-// Each chain runs with proxies of its own, so its trace (every JSON-RPC
-// request, response and streamed event, as JSON lines) holds its traffic
-// only, and orchestration success — every step's message reached the agent
-// of the step's repo — is read from that trace. A step's text output
-// reaches the next step as the file input.txt, after the step's file
-// artifacts; every step of a chain is sent in one A2A context.
+// Every message to an agent passes a recording proxy. The runner keeps one
+// proxy per agent and tags each chain's requests (TagHeader), so each
+// chain's trace (every JSON-RPC request, response and streamed event, as
+// JSON lines) holds its own traffic only; a delegated chain gets proxies of
+// its own. Orchestration success — every step's message reached the agent
+// of the step's repo — is read from that trace (Sends, Attribute), never
+// from a router's report. A step's text output reaches the next step as the
+// file input.txt, after the step's file artifacts; every step of a chain is
+// sent in one A2A context, whose id is the chain's tag.
 //
 // Faults end a step with an Outcome and a reason, and the chain with it:
 // calls that fail in transport (no connection, a gateway status, an answer

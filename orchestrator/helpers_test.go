@@ -214,25 +214,13 @@ type testRegistry struct {
 	hc     *http.Client
 }
 
-var cardValidator = registry.CardValidatorFunc(func(data []byte) (*a2a.AgentCard, []string) {
-	var probs []string
-	for _, p := range cards.Validate(data) {
-		probs = append(probs, p.String())
-	}
-	card, err := cards.Parse(data)
-	if err != nil {
-		return nil, append(probs, err.Error())
-	}
-	return card, probs
-})
-
 func startRegistry(t testing.TB) *testRegistry {
 	t.Helper()
 	store, err := registry.OpenSQLite(context.Background(), ":memory:")
 	if err != nil {
 		t.Fatalf("OpenSQLite() error = %v", err)
 	}
-	svc := registry.NewService(store, cardValidator)
+	svc := registry.NewService(store, registry.CardsValidator)
 	srv := httptest.NewServer(registry.NewHandler(svc))
 	hc := &http.Client{Transport: &http.Transport{}, Timeout: 10 * time.Second}
 	r := &testRegistry{URL: srv.URL, svc: svc, srv: srv, hc: hc, client: registry.NewClient(srv.URL, registry.WithHTTPClient(hc))}

@@ -305,7 +305,19 @@ func startRegistryView(upstream string, origins map[string]string, rt http.Round
 	if err != nil {
 		return nil, fmt.Errorf("registry view: %w", err)
 	}
-	v := &registryView{url: "http://" + ln.Addr().String(), srv: &http.Server{Handler: rp, ReadHeaderTimeout: 10 * time.Second}, done: make(chan struct{})}
+	// The view is read-only: the orchestrator finds agents, it does not
+	// register or remove them.
+	readOnly := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			w.Header().Set("Allow", "GET, HEAD")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			io.WriteString(w, `{"error":"this registry view is read-only"}`)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	})
+	v := &registryView{url: "http://" + ln.Addr().String(), srv: &http.Server{Handler: readOnly, ReadHeaderTimeout: 10 * time.Second}, done: make(chan struct{})}
 	go func() {
 		defer close(v.done)
 		v.srv.Serve(ln)

@@ -26,6 +26,9 @@ type refOrchestrator struct {
 	hc *http.Client
 	// pick chooses among the search hits of a step (default: the first).
 	pick func(step int, hits []registry.Hit) registry.Hit
+	// deleteErr is what an attempt to delete an agent through the registry
+	// it was given brought.
+	deleteErr chan error
 }
 
 func (o *refOrchestrator) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
@@ -53,6 +56,9 @@ func (o *refOrchestrator) Execute(ctx context.Context, ec *a2asrv.ExecutorContex
 			return
 		}
 		reg := registry.NewClient(regURL, registry.WithHTTPClient(o.hc))
+		if o.deleteErr != nil {
+			o.deleteErr <- reg.Delete(ctx, "anyone")
+		}
 		prev := files
 		for i, s := range steps {
 			instr, _ := s.(map[string]any)["instruction"].(string)
@@ -162,7 +168,8 @@ func TestA2ARouter(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			orch := serveExecutor(t, "reference-orchestrator", &refOrchestrator{hc: hc, pick: tc.pick}, true)
+			ref := &refOrchestrator{hc: hc, pick: tc.pick, deleteErr: make(chan error, 1)}
+			orch := serveExecutor(t, "reference-orchestrator", ref, true)
 			router, err := orchestrator.NewRouter("a2a="+orch, orchestrator.RouterConfig{})
 			if err != nil {
 				t.Fatal(err)
@@ -172,6 +179,9 @@ func TestA2ARouter(t *testing.T) {
 			res, err := r.Run(t.Context(), backtestChain(), nil)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if err := <-ref.deleteErr; err == nil || !strings.Contains(err.Error(), "405") {
+				t.Errorf("DELETE through the registry view = %v, want 405 (the view is read-only)", err)
 			}
 			if res.OrchestrationOK != tc.orchOK {
 				t.Fatalf("orchestration ok = %v, want %v: %s", res.OrchestrationOK, tc.orchOK, stepSummary(res))

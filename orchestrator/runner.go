@@ -229,7 +229,7 @@ func (r *Runner) Run(ctx context.Context, ch Chain, w io.Writer) (res *Result, e
 	}
 	res.ElapsedMS = ms(time.Since(start))
 	res.OutputText = res.Output.Text
-	_, res.OutputFiles = collectFiles(res.Output)
+	res.OutputFiles = artifactsOf(res.Output)
 	res.Trace = s.log.Entries()
 	if werr := s.log.Err(); werr != nil {
 		r.log.Warn("trace not written", "case", ch.ID, "err", werr)
@@ -239,8 +239,8 @@ func (r *Runner) Run(ctx context.Context, ch Chain, w io.Writer) (res *Result, e
 		res.Tokens += st.Tokens
 		res.OrchestrationOK = res.OrchestrationOK && st.Correct
 	}
-	if delegated := len(res.Extra) > 0; delegated {
-		res.OrchestrationOK = false
+	if len(res.Extra) > 0 {
+		res.OrchestrationOK = false // a delegated chain that sent more messages than it has steps
 	}
 	res.Outcome, res.Detail = OK, ""
 	for _, st := range res.Steps {
@@ -253,12 +253,12 @@ func (r *Runner) Run(ctx context.Context, ch Chain, w io.Writer) (res *Result, e
 	return res, nil
 }
 
-func collectFiles(o Output) (Output, []Artifact) {
+func artifactsOf(o Output) []Artifact {
 	list := []Artifact{}
 	for _, f := range o.Files {
 		list = append(list, Artifact{Name: f.Name, MediaType: f.MediaType, Bytes: len(f.Data)})
 	}
-	return o, list
+	return list
 }
 
 // session is one chain's run: its proxies, its trace, its client.
@@ -267,7 +267,7 @@ type session struct {
 	log    *proxy.Log
 	client *http.Client
 
-	tag    string // the chain's tag at the runner's proxies (and its context id)
+	tag string // the chain's tag at the runner's proxies (and its context id)
 
 	mu      sync.Mutex
 	proxies map[string]*proxy.Server // the chain's own proxies, by label and origin

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"maps"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -183,11 +184,9 @@ func requestFrom(ec *a2asrv.ExecutorContext) (*request, error) {
 			return nil, fmt.Errorf("part %d: file URLs are not fetched (%s); send the file's bytes instead", i, string(c))
 		}
 	}
-	for i, t := range texts {
-		if i > 0 {
-			req.text += "\n"
-		}
-		req.text += t
+	req.text = strings.Join(texts, "\n")
+	if len(texts) > 1 {
+		req.content = strings.Join(texts[1:], "\n")
 	}
 	return req, nil
 }

@@ -22,10 +22,13 @@ import (
 // request is one skill call, whatever transport it came by.
 type request struct {
 	taskID string
-	skill  string         // an explicit skill id, or ""
-	text   string         // the message's text parts, joined
-	data   map[string]any // the message's data parts, merged
-	files  []inFile       // the message's file parts
+	skill  string // an explicit skill id, or ""
+	text   string // the message's text parts, joined
+	// content is the text parts after the first (the instruction), joined:
+	// text given to work on rather than words about the work.
+	content string
+	data    map[string]any // the message's data parts, merged
+	files   []inFile       // the message's file parts
 	// args are arguments given directly (MCP tool calls); they skip the
 	// binding of text and data.
 	args map[string]any
@@ -302,31 +305,64 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 		}
 		args[p.Name], free = filepath.Join(work, free[0]), free[1:]
 	}
-	// The text goes to the single unbound string parameter; failing that, to
-	// a required path parameter as a file.
+	// Text: a message's first text part is its instruction; further text
+	// parts are content. Content goes to the single unbound string
+	// parameter. Without content, values are picked out of the
+	// instruction (a count, a quoted phrase, a column of an attached
+	// table) and the instruction itself goes only to the one required
+	// string parameter left; failing both, the text becomes the file of a
+	// required path parameter.
 	text := strings.TrimSpace(req.text)
 	if text != "" && req.args == nil {
+		unbound := func(p bundle.Param) bool { _, ok := args[p.Name]; return !ok }
+		for _, p := range params {
+			if n, ok := countIn(text, p); ok && unbound(p) {
+				args[p.Name] = n
+			}
+		}
 		var strs []bundle.Param
 		for _, p := range params {
-			if _, ok := args[p.Name]; !ok && !p.IsPath() && (p.Type == "string" || p.Type == "") {
+			if unbound(p) && !p.IsPath() && (p.Type == "string" || p.Type == "") {
 				strs = append(strs, p)
 			}
 		}
+		payload, explicit := strings.TrimSpace(req.content), true
+		if payload == "" {
+			payload, explicit = text, false
+		}
 		target := ""
-		if len(strs) == 1 {
+		switch reqd := requiredOf(strs); {
+		case explicit && len(strs) == 1:
 			target = strs[0].Name
-		} else if req := requiredOf(strs); len(req) == 1 {
-			target = req[0].Name
+		case len(reqd) == 1:
+			target = reqd[0].Name
+		case len(reqd) == 0 && len(strs) == 1 && positional(sk, strs[0].Name):
+			// An optional positional argument is still the skill's input;
+			// an optional flag (--base, --delimiter) is not.
+			target = strs[0].Name
+		case !explicit && len(reqd) > 1:
+			// Several required strings: fill those the instruction names.
+			for _, p := range reqd {
+				if v := pick(p, text, work, saved); v != "" {
+					args[p.Name] = v
+				}
+			}
 		}
 		if target != "" {
-			args[target] = text
-		} else {
+			v := payload
+			if !explicit {
+				if picked := pick(declared[target], text, work, saved); picked != "" {
+					v = picked
+				}
+			}
+			args[target] = v
+		} else if len(requiredOf(strs)) == 0 {
 			for _, p := range params {
-				if _, ok := args[p.Name]; ok || !p.IsPath() || !p.Required {
+				if !unbound(p) || !p.IsPath() || !p.Required {
 					continue
 				}
-				name := safeName(p.Name+textExt(text), "input.txt")
-				if err := os.WriteFile(filepath.Join(work, name), []byte(req.text), 0o644); err != nil {
+				name := safeName(p.Name+textExt(payload), "input.txt")
+				if err := os.WriteFile(filepath.Join(work, name), []byte(payload), 0o644); err != nil {
 					return nil, fmt.Errorf("save text input: %w", err)
 				}
 				if p.Type == "array" {

@@ -153,6 +153,9 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 	if err := r.runCases(ctx); err != nil {
 		return nil, err
 	}
+	if err := r.runCommissions(ctx); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"mime"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +30,7 @@ func (r *run) runCases(ctx context.Context) error {
 	matcher := orchestrator.WithRepoMatcher(func(repo string, a orchestrator.AgentRef) bool {
 		return r.repoOf(a.URL) == repo
 	})
-	chains := orchestrator.New(registryDirectory{registry.NewClient(r.registry.URL)}, router,
+	chains := orchestrator.New(RegistryDirectory{registry.NewClient(r.registry.URL)}, router,
 		matcher, orchestrator.WithRegistryURL(r.registry.URL), orchestrator.WithRouterName(r.opts.Router),
 		orchestrator.WithLogger(r.opts.Logger))
 	defer chains.Close()
@@ -93,7 +92,7 @@ func (r *run) single(ctx context.Context, c *tasks.Case, matcher orchestrator.Op
 	}
 	runner := orchestrator.New(ownAgent{cand}, pickOnly{}, matcher, orchestrator.WithLogger(r.opts.Logger))
 	defer runner.Close()
-	ch, err := r.chainOf(c)
+	ch, err := orchestrator.FromCase(c, r.opts.Suite.Dir)
 	if err != nil {
 		return res, err
 	}
@@ -102,7 +101,7 @@ func (r *run) single(ctx context.Context, c *tasks.Case, matcher orchestrator.Op
 
 // chain runs a chain case through the routing runner.
 func (r *run) chain(ctx context.Context, c *tasks.Case, runner *orchestrator.Runner) (eval.TaskResult, error) {
-	ch, err := r.chainOf(c)
+	ch, err := orchestrator.FromCase(c, r.opts.Suite.Dir)
 	if err != nil {
 		return r.base(c), err
 	}
@@ -191,29 +190,6 @@ func (r *run) record(ctx context.Context, c *tasks.Case, runner *orchestrator.Ru
 	return res, nil
 }
 
-// chainOf turns a case into the orchestrator's chain, reading its input
-// files.
-func (r *run) chainOf(c *tasks.Case) (orchestrator.Chain, error) {
-	ch := orchestrator.Chain{ID: c.ID, Timeout: c.Timeout.Duration}
-	if c.Type == tasks.Single {
-		ch.Steps = []orchestrator.Step{{Repo: c.Repo, Instruction: c.Instruction, Timeout: c.Timeout.Duration}}
-	}
-	for _, st := range c.Steps {
-		ch.Steps = append(ch.Steps, orchestrator.Step{Repo: st.Repo, Instruction: st.Instruction, Timeout: st.Timeout.Duration})
-	}
-	if c.Input != nil {
-		ch.Input.Text, ch.Input.Data = c.Input.Text, c.Input.Data
-		for _, f := range c.Input.Files {
-			data, err := os.ReadFile(filepath.Join(r.opts.Suite.Dir, f))
-			if err != nil {
-				return ch, fmt.Errorf("read input file: %w", err)
-			}
-			ch.Input.Files = append(ch.Input.Files, orchestrator.File{Name: filepath.Base(f), MediaType: mediaType(f), Data: data})
-		}
-	}
-	return ch, nil
-}
-
 func instructionOf(c *tasks.Case) string {
 	if c.Type != tasks.Chain {
 		return c.Instruction
@@ -223,13 +199,6 @@ func instructionOf(c *tasks.Case) string {
 		parts = append(parts, fmt.Sprintf("%d. %s", i+1, st.Instruction))
 	}
 	return strings.Join(parts, "\n")
-}
-
-func mediaType(name string) string {
-	if t := mime.TypeByExtension(filepath.Ext(name)); t != "" {
-		return t
-	}
-	return "application/octet-stream"
 }
 
 func clip(s string, n int) string {

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -38,24 +39,25 @@ func (r *run) startRegistry(ctx context.Context) error {
 	return nil
 }
 
-// registryDirectory is the orchestrator's view of the registry: every
-// agent, with its card and health.
-type registryDirectory struct{ c *registry.Client }
+// RegistryDirectory is the orchestrator's view of a registry: every agent,
+// with its card and health (the orchestrator leaves out the down ones).
+type RegistryDirectory struct{ C *registry.Client }
 
-var _ orchestrator.Directory = registryDirectory{}
+var _ orchestrator.Directory = RegistryDirectory{}
 
-func (d registryDirectory) Agents(ctx context.Context) ([]orchestrator.Candidate, error) {
+// Agents implements orchestrator.Directory.
+func (d RegistryDirectory) Agents(ctx context.Context) ([]orchestrator.Candidate, error) {
 	var out []orchestrator.Candidate
-	q := registry.Query{Statuses: []registry.Status{registry.StatusUp, registry.StatusChanged, registry.StatusDown}, Limit: 100}
+	q := registry.Query{Limit: registry.MaxLimit}
 	for {
-		page, err := d.c.List(ctx, q)
+		page, err := d.C.List(ctx, q)
 		if err != nil {
 			return nil, err
 		}
 		for _, h := range page.Hits {
 			card, err := cards.Parse(h.Card)
 			if err != nil {
-				continue
+				continue // the registry validated it; an unreadable card is not routable
 			}
 			out = append(out, orchestrator.Candidate{ID: h.ID, URL: h.URL, Card: card, Status: string(h.Health.Status)})
 		}
@@ -87,7 +89,7 @@ func (pickOnly) Route(_ context.Context, _ orchestrator.Query, cs []orchestrator
 // candidate is the registry's record of a repo's agent, as a single case's
 // one candidate.
 func (r *run) candidate(ctx context.Context, repo string) (orchestrator.Candidate, error) {
-	all, err := registryDirectory{registry.NewClient(r.registry.URL)}.Agents(ctx)
+	all, err := RegistryDirectory{registry.NewClient(r.registry.URL)}.Agents(ctx)
 	if err != nil {
 		return orchestrator.Candidate{}, err
 	}

@@ -23,7 +23,6 @@ const (
 	defaultRegistryURL  = "http://" + defaultRegistryAddr
 )
 
-
 func newRegistryCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "registry",

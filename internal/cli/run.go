@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"mime"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentnet/agentnet/cards"
+	"github.com/agentnet/agentnet/internal/bench"
 	"github.com/agentnet/agentnet/internal/llm"
 	"github.com/agentnet/agentnet/orchestrator"
 	"github.com/agentnet/agentnet/registry"
@@ -81,7 +79,7 @@ repo's agent and the checks passed; 1 otherwise.`,
 			if stepTimeout > 0 {
 				opts = append(opts, orchestrator.WithStepTimeout(stepTimeout))
 			}
-			r := orchestrator.New(registryDirectory{registry.NewClient(registryURL)}, router, opts...)
+			r := orchestrator.New(bench.RegistryDirectory{C: registry.NewClient(registryURL)}, router, opts...)
 			defer r.Close()
 			return runCase(cmd.Context(), env, r, c, chain, outDir, asJSON)
 		},
@@ -94,31 +92,6 @@ repo's agent and the checks passed; 1 otherwise.`,
 	f.StringVar(&outDir, "out", "", "write the trace, the result and the step outputs to this directory")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	return cmd
-}
-
-// registryDirectory adapts the registry client to the orchestrator.
-type registryDirectory struct{ c *registry.Client }
-
-func (d registryDirectory) Agents(ctx context.Context) ([]orchestrator.Candidate, error) {
-	var out []orchestrator.Candidate
-	q := registry.Query{Limit: registry.MaxLimit}
-	for {
-		page, err := d.c.List(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		for _, h := range page.Hits {
-			card, err := cards.Parse(h.Card)
-			if err != nil {
-				continue // the registry validated it; an unreadable card is not routable
-			}
-			out = append(out, orchestrator.Candidate{ID: h.ID, URL: h.URL, Card: card, Status: string(h.Health.Status)})
-		}
-		if page.NextCursor == "" {
-			return out, nil
-		}
-		q.Cursor = page.NextCursor
-	}
 }
 
 // chainOf turns a suite's case into a chain: a chain case's steps, or a
@@ -137,39 +110,14 @@ func chainOf(s *tasks.Suite, id string) (*tasks.Case, orchestrator.Chain, error)
 	if c == nil {
 		return nil, orchestrator.Chain{}, invalidInput(fmt.Errorf("%s: no case %q (cases: %s)", s.Path, id, strings.Join(ids, ", ")))
 	}
-	ch := orchestrator.Chain{ID: c.ID, Timeout: c.Timeout.Duration}
-	switch c.Type {
-	case tasks.Single:
-		ch.Steps = []orchestrator.Step{{Repo: c.Repo, Instruction: c.Instruction}}
-	case tasks.Chain:
-		for _, st := range c.Steps {
-			ch.Steps = append(ch.Steps, orchestrator.Step{Repo: st.Repo, Instruction: st.Instruction, Timeout: st.Timeout.Duration})
-		}
-	default:
-		return nil, ch, invalidInput(fmt.Errorf("%s: case %q is a %s; run takes single and chain cases", s.Path, id, c.Type))
+	if c.Type == tasks.Commission {
+		return nil, orchestrator.Chain{}, invalidInput(fmt.Errorf("%s: case %q is a %s; run takes single and chain cases", s.Path, id, c.Type))
 	}
-	if c.Input != nil {
-		ch.Input.Text, ch.Input.Data = c.Input.Text, c.Input.Data
-		for _, f := range c.Input.Files {
-			p := f
-			if !filepath.IsAbs(p) {
-				p = filepath.Join(s.Dir, f)
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return nil, ch, invalidInput(fmt.Errorf("%s: case %q: input file: %w", s.Path, id, err))
-			}
-			ch.Input.Files = append(ch.Input.Files, orchestrator.File{Name: filepath.Base(p), MediaType: mediaTypeOf(p, data), Data: data})
-		}
+	ch, err := orchestrator.FromCase(c, s.Dir)
+	if err != nil {
+		return nil, ch, invalidInput(fmt.Errorf("%s: %w", s.Path, err))
 	}
 	return c, ch, nil
-}
-
-func mediaTypeOf(name string, data []byte) string {
-	if mt := mime.TypeByExtension(filepath.Ext(name)); mt != "" {
-		return mt
-	}
-	return http.DetectContentType(data)
 }
 
 // runResult is what `run --json` prints and --out keeps.
