@@ -141,8 +141,18 @@ func (r *run) record(ctx context.Context, c *tasks.Case, runner *orchestrator.Ru
 		if st.Detail != "" {
 			step.Reason = strings.TrimSpace(step.Reason + " " + st.Detail)
 		}
-		for _, a := range st.Artifacts {
-			step.Artifacts = append(step.Artifacts, a.Name)
+		// Each step's output is kept, so a failed chain shows where it went wrong.
+		if st.Output != nil {
+			stepDir := filepath.Join(dir, "steps", fmt.Sprint(st.Step))
+			if err := os.MkdirAll(stepDir, 0o755); err == nil {
+				os.WriteFile(filepath.Join(stepDir, "output.txt"), []byte(st.Output.Text), 0o644)
+				for _, f := range st.Output.Files {
+					name := filepath.Base(f.Name)
+					if os.WriteFile(filepath.Join(stepDir, name), f.Data, 0o644) == nil {
+						step.Artifacts = append(step.Artifacts, r.store.Rel(filepath.Join(stepDir, name)))
+					}
+				}
+			}
 		}
 		res.Steps = append(res.Steps, step)
 	}

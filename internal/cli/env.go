@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+
+	"golang.org/x/term"
 )
 
 // Env is the process state a command runs with. Main is the only reader of
@@ -26,16 +28,14 @@ type Env struct {
 	// Executable is the agentnet binary that hosts agents in child processes;
 	// empty means the running executable.
 	Executable string
-	// IsTerminal reports whether Stdout is a terminal (progress output is shown only then).
+	// IsTerminal reports whether Stderr is a terminal (progress output is shown only then).
 	IsTerminal bool
 }
 
 // OSEnv returns the Env of the running process.
 func OSEnv() *Env {
-	term := false
-	if fi, err := os.Stdout.Stat(); err == nil {
-		term = fi.Mode()&os.ModeCharDevice != 0
-	}
+	// Progress goes to stderr, so that is the stream that must be a terminal.
+	tty := term.IsTerminal(int(os.Stderr.Fd()))
 	return &Env{
 		Args:       os.Args[1:],
 		Getenv:     os.Getenv,
@@ -43,7 +43,7 @@ func OSEnv() *Env {
 		Stdin:      os.Stdin,
 		Stdout:     os.Stdout,
 		Stderr:     os.Stderr,
-		IsTerminal: term,
+		IsTerminal: tty,
 	}
 }
 
