@@ -100,6 +100,7 @@ type run struct {
 	rt    deploy.Runtime
 
 	llm      *llm.Client
+	matcher  eval.SkillMatcher // the skill matcher: the llm one with --judge llm
 	registry *registry.Server
 
 	mu     sync.Mutex
@@ -139,6 +140,10 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 		return nil, err
 	}
 	r := &run{opts: opts, store: store, judge: judge, rt: rt, llm: model, agents: map[string]*deploy.Agent{}, byURL: map[string]string{}}
+	r.matcher = eval.RulesMatcher{Threshold: eval.DefaultMatchThreshold}
+	if opts.Judge == "llm" && model != nil {
+		r.matcher = &eval.LLMMatcher{Client: model}
+	}
 	defer r.teardown()
 
 	if err := r.generateAll(ctx); err != nil {

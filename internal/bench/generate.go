@@ -86,7 +86,10 @@ func (r *run) generate(ctx context.Context, repo tasks.Repo) (eval.RepoResult, e
 	for _, s := range b.Skills {
 		res.Skills = append(res.Skills, eval.SkillText{ID: s.ID, Name: s.Name, Description: s.Description})
 	}
-	m := eval.MatchSkills(res.Skills, repo.Skills, eval.DefaultMatchThreshold)
+	m, err := r.matcher.Match(ctx, res.Skills, repo.Skills)
+	if err != nil {
+		return res, fmt.Errorf("match the skills of %s: %w", repo.ID, err)
+	}
 	res.Match = &m
 	res.Precision, res.Recall = round1(100*m.Precision), round1(100*m.Recall)
 	r.progress("generate %-12s ok: %d skills, precision %.0f%%, recall %.0f%% (%d attempt(s))",
