@@ -3,7 +3,6 @@ package tasks
 import (
 	"encoding/json"
 	"fmt"
-	"time"
 
 	"github.com/invopop/jsonschema"
 	"go.yaml.in/yaml/v4"
@@ -231,41 +230,8 @@ func (CaseList) JSONSchema() *jsonschema.Schema {
 	}
 }
 
-// Duration is a time.Duration written as a Go duration string ("90s", "2m").
-type Duration struct{ time.Duration }
-
-// UnmarshalYAMLNode parses a duration string.
-func (t *Duration) UnmarshalYAMLNode(d *yamlx.Decoder, n *yaml.Node, path string) {
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
-		d.NodeErrorf(n, path, "want a duration such as \"90s\" or \"2m\", got %q", n.Value)
-		return
-	}
-	v, err := time.ParseDuration(n.Value)
-	if err != nil {
-		d.NodeErrorf(n, path, "bad duration %q (want e.g. \"90s\", \"2m\")", n.Value)
-		return
-	}
-	if v <= 0 {
-		d.NodeErrorf(n, path, "duration %q must be positive", n.Value)
-		return
-	}
-	t.Duration = v
-}
-
-// MarshalJSON writes the duration as a string.
-func (t Duration) MarshalJSON() ([]byte, error) { return json.Marshal(t.String()) }
-
-// IsZero reports whether no duration was given (for omitempty).
-func (t Duration) IsZero() bool { return t.Duration == 0 }
-
-// JSONSchema describes a duration string.
-func (Duration) JSONSchema() *jsonschema.Schema {
-	return &jsonschema.Schema{
-		Type:        "string",
-		Pattern:     `^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`,
-		Description: "A Go duration such as 90s or 2m.",
-	}
-}
+// Duration is a positive duration written as a Go duration string ("90s", "2m").
+type Duration = yamlx.Duration
 
 // inlineSchema reflects v's type into a self-contained schema (no $id, no
 // $defs) for embedding in a custom schema.
