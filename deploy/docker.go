@@ -90,6 +90,11 @@ type docker struct {
 
 	mu     sync.Mutex             // guards builds
 	builds map[string]*sync.Mutex // image ref → its build's lock
+	// inflight is read-held by each Up from its base image to its
+	// container; shared things (base images, the network) are removed
+	// under its write lock, so that an agent coming up in this process
+	// never loses them midway.
+	inflight sync.RWMutex
 }
 
 var _ Runtime = (*docker)(nil)
@@ -131,9 +136,6 @@ func (d *docker) Up(ctx context.Context, spec Spec) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("up %s: %w", spec.Name, err)
 	}
-	if len(b.Serve) > 0 {
-		return nil, fmt.Errorf("up %s: %s brings its own server (serve:), which the docker runtime does not run", spec.Name, b.Path)
-	}
 	if spec.Setup {
 		// Setup writes into the repo, which is read-only in the container:
 		// it runs here, and its results are copied into the image.
@@ -141,30 +143,49 @@ func (d *docker) Up(ctx context.Context, spec Spec) (*Agent, error) {
 			return nil, fmt.Errorf("up %s: %w", spec.Name, err)
 		}
 	}
+	d.inflight.RLock()
+	a, imageRef, baseRef, err := d.up(ctx, spec, b)
+	d.inflight.RUnlock()
+	if err == nil {
+		return a, nil
+	}
+	// Nothing of a failed agent stays behind: its image goes, and the base
+	// and the network too unless something else uses them.
+	cctx := context.WithoutCancel(ctx)
+	if imageRef != "" {
+		d.removeImage(cctx, imageRef)
+	}
+	d.removeShared(cctx, baseRef)
+	return nil, err
+}
+
+// up makes the images and starts the container; it returns the images it
+// made or found, also on failure.
+func (d *docker) up(ctx context.Context, spec Spec, b *bundle.Bundle) (_ *Agent, imageRef, baseRef string, _ error) {
 	baseRef, err := d.baseImage(ctx, b)
 	if err != nil {
-		return nil, fmt.Errorf("up %s: %w", spec.Name, err)
+		return nil, "", "", fmt.Errorf("up %s: %w", spec.Name, err)
 	}
 	imageRef, bundleInImage, err := d.agentImage(ctx, spec.Name, b, baseRef)
 	if err != nil {
-		return nil, fmt.Errorf("up %s: %w", spec.Name, err)
+		return nil, "", baseRef, fmt.Errorf("up %s: %w", spec.Name, err)
 	}
 	if err := d.ensureNetwork(ctx); err != nil {
-		return nil, fmt.Errorf("up %s: %w", spec.Name, err)
+		return nil, imageRef, baseRef, fmt.Errorf("up %s: %w", spec.Name, err)
 	}
 	var lastErr error
 	// The free port may be taken between the probe and the bind; try again.
 	for attempt := 0; attempt < 3; attempt++ {
 		a, retry, err := d.start(ctx, spec, b, imageRef, bundleInImage)
 		if err == nil {
-			return a, nil
+			return a, imageRef, baseRef, nil
 		}
 		lastErr = err
 		if !retry || ctx.Err() != nil {
 			break
 		}
 	}
-	return nil, lastErr
+	return nil, imageRef, baseRef, lastErr
 }
 
 // start creates and starts the container and waits for its card; on failure
@@ -267,9 +288,20 @@ func (d *docker) Down(ctx context.Context, a *Agent) error {
 	if err != nil {
 		return fmt.Errorf("down %s: %w", a.Name, err)
 	}
+	if err := d.removeShared(ctx, base); err != nil {
+		return fmt.Errorf("down %s: %w", a.Name, err)
+	}
+	return nil
+}
+
+// removeShared removes the base image (when given) and the network unless
+// something uses them; it waits for the agents coming up in this process.
+func (d *docker) removeShared(ctx context.Context, base string) error {
+	d.inflight.Lock()
+	defer d.inflight.Unlock()
 	if base != "" {
 		if _, err := d.removeImage(ctx, base); err != nil {
-			return fmt.Errorf("down %s: %w", a.Name, err)
+			return err
 		}
 	}
 	d.removeNetworkIfUnused(ctx)
@@ -325,8 +357,8 @@ func (d *docker) removeAgentImages(ctx context.Context, name string) error {
 	}
 	for _, img := range imgs {
 		base, err := d.removeImage(ctx, img.ID)
-		if err == nil && base != "" {
-			_, err = d.removeImage(ctx, base)
+		if err == nil {
+			err = d.removeShared(ctx, base)
 		}
 		if err != nil {
 			return fmt.Errorf("down %s: %w", name, err)
@@ -346,7 +378,7 @@ func (d *docker) removeNetworkIfUnused(ctx context.Context) {
 }
 
 // baseImage returns the base image for the bundle: agentnet and every
-// program its skills and checks run, with what they need, from this
+// program its skills, checks and own server run, with what they need, from this
 // machine's own files.
 func (d *docker) baseImage(ctx context.Context, b *bundle.Bundle) (string, error) {
 	r := newRootfs()
@@ -358,6 +390,10 @@ func (d *docker) baseImage(ctx context.Context, b *bundle.Bundle) (string, error
 	cmds = append(cmds, b.Check...)
 	for _, s := range b.Skills {
 		cmds = append(cmds, s.Run)
+	}
+	if len(b.Serve) > 0 {
+		// The bundle's own server runs in the container behind the host.
+		cmds = append(cmds, b.Serve)
 	}
 	for _, c := range cmds {
 		if len(c) == 0 {

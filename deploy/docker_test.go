@@ -129,9 +129,22 @@ func TestDockerRuntime(t *testing.T) {
 			"    params: {type: object, properties: {text: {type: string}}, required: [text]}\n" +
 			"    run: [sh, \"{{repo}}/count.sh\", \"{{text}}\"]\n",
 	})
+	// A bundle with its own A2A server (the host's Python test server),
+	// run by agentnet serve in the container.
+	own := filepath.Join(root, "own")
+	server, err := os.ReadFile(filepath.Join("..", "a2a", "host", "testdata", "a2aserver.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, own, map[string]string{
+		"agent.yaml": "version: 1\nname: own\ndescription: Shouts text with a server of its own.\n" +
+			"serve: [python3, server.py, --port, \"{{port}}\"]\n",
+		"server.py": string(server),
+	})
 	cases := []agentCase{
 		{name: "dt-" + id + "-py", bundle: py, text: "hello docker", want: "HELLO DOCKER", artifact: "shout.txt"},
 		{name: "dt-" + id + "-words", bundle: sh, text: "b a b c b a", want: "b=3"},
+		{name: "dt-" + id + "-own", bundle: own, text: "hello own server", want: "HELLO OWN SERVER"},
 	}
 	if _, err := exec.LookPath("node"); err == nil {
 		js := filepath.Join(root, "js")
@@ -266,9 +279,8 @@ func TestDockerRuntime(t *testing.T) {
 		if cs, _ := dc.ContainerList(ctx, container.ListOptions{All: true, Filters: f}); len(cs) != 0 {
 			t.Errorf("containers left by a failed Up: %d", len(cs))
 		}
-		imgs, _ := dc.ImageList(ctx, image.ListOptions{Filters: f})
-		for _, img := range imgs {
-			dc.ImageRemove(ctx, img.ID, image.RemoveOptions{PruneChildren: true})
+		if imgs, _ := dc.ImageList(ctx, image.ListOptions{Filters: f}); len(imgs) != 0 {
+			t.Errorf("images left by a failed Up: %d", len(imgs))
 		}
 	})
 

@@ -21,5 +21,10 @@
 // card through the proxy keeps talking through it. Its trace entry says
 // rewritten. WithoutCardRewrite turns this off.
 //
-// A Proxy is safe for concurrent use; so is a Log.
+// With WithTagHeader, a client's tag header marks every entry of its
+// exchanges (and is not passed on), so that one proxy serves several
+// recorders through a Demux: a runner's concurrent chains, each with its
+// own trace.
+//
+// A Proxy is safe for concurrent use; so are a Log and a Demux.
 package proxy
