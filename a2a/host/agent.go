@@ -19,9 +19,9 @@ type agent struct{ h *Host }
 
 var _ a2asrv.AgentExecutor = (*agent)(nil)
 
-// Execute runs the skill for the incoming message: submitted, working
-// (again every heartbeat while the skill runs), then completed with the
-// output as artifacts, or failed with the reason.
+// Execute runs the skill for the incoming message: submitted, working once
+// the skill is chosen (again every heartbeat while the skill runs), then
+// completed with the output as artifacts, or failed with the reason.
 func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) {
 		h := a.h
@@ -35,9 +35,10 @@ func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Se
 			yield(failed(ec, err.Error()), nil)
 			return
 		}
-		if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, "choosing a skill")), nil) {
-			return
-		}
+		// No working status of its own for choosing the skill: each event
+		// costs a2a-go deep copies of the task (see BENCHMARKS.md, Hosting),
+		// and the "running skill" status follows at once unless an LLM
+		// chooses, whose wait the heartbeat covers.
 
 		type done struct {
 			out *outcome
@@ -111,7 +112,10 @@ func (a *agent) finish(ec *a2asrv.ExecutorContext, out *outcome, err error, yiel
 	if out.stdout != "" || len(out.files) == 0 {
 		ev := a2a.NewArtifactEvent(ec, a2a.NewTextPart(out.stdout))
 		ev.Artifact.Name = "output"
-		ev.Artifact.Description = fmt.Sprintf("standard output of skill %s", out.skill.ID)
+		// Which skill ran, and how it was chosen, travels in the
+		// description rather than in task metadata, which a2a-go would
+		// deep-copy again on every later event.
+		ev.Artifact.Description = fmt.Sprintf("standard output of skill %s (chosen by %s)", out.skill.ID, out.by)
 		if !yield(ev, nil) {
 			return
 		}
@@ -120,13 +124,12 @@ func (a *agent) finish(ec *a2asrv.ExecutorContext, out *outcome, err error, yiel
 		part := &a2a.Part{Content: a2a.Raw(f.data), Filename: f.name, MediaType: f.mediaType}
 		ev := a2a.NewArtifactEvent(ec, part)
 		ev.Artifact.Name = f.name
+		ev.Artifact.Description = fmt.Sprintf("file written by skill %s", out.skill.ID)
 		if !yield(ev, nil) {
 			return
 		}
 	}
-	done := a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil)
-	done.Metadata = map[string]any{"skill": out.skill.ID, "chosen_by": out.by}
-	yield(done, nil)
+	yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil), nil)
 }
 
 // Cancel stops the task's skill process (its whole group) and reports the

@@ -21,6 +21,12 @@
 //	srv := &http.Server{Addr: "127.0.0.1:8080", Handler: h}
 //	go srv.ListenAndServe()
 //
+// A bundle with serve brings its own A2A server instead: Start runs it on a
+// free loopback port in a process group of its own, waits for its card, and
+// then serves that card with the server's URLs rewritten to the host's and
+// reverse-proxies everything else (JSON-RPC, server-sent events unbuffered)
+// to it, so that runtimes, registry and callers see one kind of agent.
+//
 // A Host is safe for concurrent use; every task runs in its own goroutine
 // and process.
 package host

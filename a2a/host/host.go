@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -54,6 +55,9 @@ type config struct {
 	maxOutput int
 	heartbeat time.Duration
 	version   string
+
+	readyTimeout time.Duration
+	serverOutput io.Writer
 }
 
 // WithLogger sets the logger (default: discard).
@@ -88,9 +92,19 @@ func WithHeartbeat(d time.Duration) Option { return func(c *config) { c.heartbea
 // WithVersion sets the version on the agent card.
 func WithVersion(v string) Option { return func(c *config) { c.version = v } }
 
+// WithReadyTimeout bounds the wait for the card of a bundle's own server
+// (default DefaultReadyTimeout).
+func WithReadyTimeout(d time.Duration) Option { return func(c *config) { c.readyTimeout = d } }
+
+// WithServerOutput receives the standard output and error of a bundle's own
+// server (default: discarded, but for the tail quoted when it fails). The
+// writer must be safe for concurrent use.
+func WithServerOutput(w io.Writer) Option { return func(c *config) { c.serverOutput = w } }
+
 // Host serves one bundle. Create it with New and release it with Close.
 type Host struct {
 	b        *bundle.Bundle
+	url      string
 	card     *a2a.AgentCard
 	cfg      config
 	log      *slog.Logger
@@ -102,6 +116,7 @@ type Host struct {
 	v0    http.Handler
 	mcp   *server.MCPServer
 	agent *agent
+	own   *ownServer // the bundle's own server, for a bundle with serve
 
 	mu       sync.Mutex
 	running  map[string]func() // task id → kill its process
@@ -111,24 +126,49 @@ type Host struct {
 }
 
 // New returns a host for bundle b whose JSON-RPC endpoint callers reach at
-// url (the card advertises it, so it must be reachable: never 0.0.0.0). The
-// bundle must have skills with run; a bundle with serve runs its own server
-// (see StartServe).
+// url (the card advertises it, so it must be reachable: never 0.0.0.0).
+// For a bundle with serve it is Start without a context.
 func New(b *bundle.Bundle, url string, opts ...Option) (*Host, error) {
-	cfg := config{maxBody: DefaultMaxBody, maxOutput: DefaultMaxOutput, heartbeat: 5 * time.Second}
+	return Start(context.Background(), b, url, opts...)
+}
+
+// Start returns a host for bundle b, as New. For a bundle with serve instead
+// of skills with run, it starts the bundle's own server — its argv with
+// {{port}} a free loopback port, in the repo directory, in a process group
+// of its own — and waits, bounded by ctx and WithReadyTimeout, until the
+// server answers its card; the host then serves that card with the server's
+// URLs rewritten to url and passes every other request (JSON-RPC, streams
+// included) through to the server. Should the server exit, the host logs
+// it and its card and health fail. Close stops the server. Such a host has
+// no MCP tools.
+func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*Host, error) {
+	cfg := config{maxBody: DefaultMaxBody, maxOutput: DefaultMaxOutput, heartbeat: 5 * time.Second, readyTimeout: DefaultReadyTimeout}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	if cfg.logger == nil {
 		cfg.logger = slog.New(slog.DiscardHandler)
 	}
-	if len(b.Skills) == 0 || len(b.Serve) > 0 {
-		return nil, fmt.Errorf("host %s: the bundle has no skills with run (a bundle with serve runs its own server)", b.Name)
-	}
 	if msg := cards.CheckURL(url); msg != "" {
 		return nil, fmt.Errorf("host %s: %s", b.Name, msg)
 	}
-	h := &Host{b: b, cfg: cfg, log: cfg.logger.With("agent", b.Name), running: map[string]func(){}, canceled: map[string]bool{}}
+	h := &Host{b: b, url: url, cfg: cfg, log: cfg.logger.With("agent", b.Name), running: map[string]func(){}, canceled: map[string]bool{}}
+	if len(b.Serve) > 0 {
+		own, err := h.startOwn(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("host %s: %w", b.Name, err)
+		}
+		h.own = own
+		h.mux = http.NewServeMux()
+		h.mux.HandleFunc("GET "+CardPath, own.serveCard)
+		h.mux.HandleFunc("GET "+LegacyCardPath, own.serveCard)
+		h.mux.HandleFunc("GET "+HealthPath, own.serveHealth)
+		h.mux.HandleFunc("/", own.serveProxy)
+		return h, nil
+	}
+	if len(b.Skills) == 0 {
+		return nil, fmt.Errorf("host %s: the bundle has no skills with run, nor serve", b.Name)
+	}
 	h.card = cards.Build(b, url, cards.WithVersion(cfg.version))
 	if ps := cards.ValidateCard(h.card); ps != nil {
 		return nil, fmt.Errorf("host %s: the card is invalid:\n%w", b.Name, ps)
@@ -178,6 +218,7 @@ func New(b *bundle.Bundle, url string, opts ...Option) (*Host, error) {
 }
 
 // Card returns the agent card (A2A 1.0 form); callers must not modify it.
+// For a bundle with serve it is the server's card as it answered at start.
 func (h *Host) Card() *a2a.AgentCard { return h.card }
 
 // Bundle returns the served bundle.
@@ -195,12 +236,10 @@ func (h *Host) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 		writeRPCError(w, -32600, fmt.Sprintf("request body larger than %d bytes", h.cfg.maxBody))
 		return
 	}
-	var peek struct {
-		Method string `json:"method"`
-	}
+	var peek rpcPeek
 	_ = json.Unmarshal(data, &peek) // a malformed body is the protocol handler's to report
 	r.Body = io.NopCloser(bytes.NewReader(data))
-	if isNotification(data) {
+	if peek.isNotification() {
 		// Processed, never answered (JSON-RPC 2.0 §4.1).
 		defer w.WriteHeader(http.StatusNoContent) // w is the real writer here
 		w = &discard{}
@@ -273,9 +312,15 @@ func FreePort() (int, error) {
 }
 
 // Close kills every running skill process group, waits for their tasks to
-// end and removes the work root if the host created it. Requests after Close
+// end and removes the work root if the host created it; for a bundle with
+// serve it stops the server's process group (SIGTERM, then SIGKILL after 3 s)
+// and waits for it. Requests after Close
 // fail their tasks.
 func (h *Host) Close() error {
+	if h.own != nil {
+		h.own.stop()
+		return nil
+	}
 	h.mu.Lock()
 	h.closed = true
 	kills := make([]func(), 0, len(h.running))

@@ -113,6 +113,9 @@ func (h *Host) callTool(ctx context.Context, sk *bundle.Skill, args map[string]a
 // ServeStdio serves the skills as MCP tools over in and out (JSON-RPC lines)
 // until ctx ends or in is closed.
 func (h *Host) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) error {
+	if h.mcp == nil {
+		return fmt.Errorf("serve MCP on stdio: %s brings its own server (serve:) and has no MCP tools", h.b.Name)
+	}
 	err := server.NewStdioServer(h.mcp).Listen(ctx, in, out)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("serve MCP on stdio: %w", err)

@@ -23,3 +23,15 @@ func killGroup(pid int) error {
 	}
 	return err
 }
+
+// termGroup asks the process group led by pid to terminate.
+func termGroup(pid int) error {
+	if pid <= 0 {
+		return nil
+	}
+	err := syscall.Kill(-pid, syscall.SIGTERM)
+	if err == syscall.ESRCH {
+		return nil
+	}
+	return err
+}

@@ -37,17 +37,16 @@ func (g finishedTaskGuard) Before(ctx context.Context, _ *a2asrv.CallContext, re
 		fmt.Sprintf("task %s is %s and takes no more messages; start a new task in its context", r.Message.TaskID, st.Task.Status.State))
 }
 
-// isNotification reports whether a JSON-RPC body is a notification: an
-// object without an id member.
-func isNotification(body []byte) bool {
-	var env map[string]json.RawMessage
-	if json.Unmarshal(body, &env) != nil || env == nil {
-		return false
-	}
-	_, hasID := env["id"]
-	_, hasMethod := env["method"]
-	return hasMethod && !hasID
+// rpcPeek is what the host reads of a JSON-RPC request before the protocol
+// handler parses it: one decode, the members left unknown skipped.
+type rpcPeek struct {
+	Method string          `json:"method"`
+	ID     json.RawMessage `json:"id"` // "null" for an explicit null id
 }
+
+// isNotification reports whether the request is a notification: a method
+// without an id member.
+func (p *rpcPeek) isNotification() bool { return p.Method != "" && p.ID == nil }
 
 // discard is a ResponseWriter that drops the response to a notification,
 // which JSON-RPC 2.0 §4.1 forbids answering.

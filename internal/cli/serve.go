@@ -36,6 +36,12 @@ Before serving it runs the bundle's check commands (and its setup commands
 first, with --setup). It prints the URL on stdout once the endpoint answers,
 and runs until interrupted; running skills are killed on the way out.
 
+A bundle with serve: (its own A2A server) has its server started on a free
+loopback port once the checks pass; the endpoint then serves that server's
+card, its URLs rewritten to this endpoint's, and passes JSON-RPC (streams
+included) through to it. The server's output goes to stderr; should it exit,
+the card and /healthz fail.
+
 With AGENTNET_LLM_BASE_URL and AGENTNET_LLM_MODEL set, an LLM picks the skill
 and its arguments for messages that name no skill; otherwise BM25 does.`,
 		Example: `  agentnet serve out/textkit
@@ -52,8 +58,8 @@ and its arguments for messages that name no skill; otherwise BM25 does.`,
 				}
 				return invalidInput(err)
 			}
-			if len(b.Serve) > 0 {
-				return invalidInput(fmt.Errorf("%s: the bundle brings its own server (serve:); run it directly", b.Path))
+			if len(b.Serve) > 0 && mcpStdio {
+				return invalidInput(fmt.Errorf("%s: the bundle brings its own server (serve:), which has no MCP tools to serve", b.Path))
 			}
 			logger := env.logger()
 			if verbose {
@@ -65,7 +71,7 @@ and its arguments for messages that name no skill; otherwise BM25 does.`,
 					return err
 				}
 			}
-			opts := []host.Option{host.WithLogger(logger), host.WithEnv(childEnv), host.WithKeepWorkDirs(keepWork)}
+			opts := []host.Option{host.WithLogger(logger), host.WithEnv(childEnv), host.WithKeepWorkDirs(keepWork), host.WithServerOutput(env.Stderr)}
 			if workRoot != "" {
 				opts = append(opts, host.WithWorkRoot(workRoot))
 			}
@@ -105,9 +111,12 @@ func serveHTTP(ctx context.Context, env *Env, b *bundle.Bundle, addr, url string
 	if url == "" {
 		url = advertised(ln.Addr().(*net.TCPAddr))
 	}
-	h, err := host.New(b, url, opts...)
+	h, err := host.Start(ctx, b, url, opts...)
 	if err != nil {
 		ln.Close()
+		if len(b.Serve) > 0 {
+			return fmt.Errorf("serve: %w", err) // the bundle's server failed, not its format
+		}
 		return invalidInput(err)
 	}
 	defer h.Close()

@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -164,4 +166,82 @@ func TestSchemaBundle(t *testing.T) {
 	if !strings.Contains(out.String(), `"$id": "https://agentnet.dev/schema/bundle.json"`) {
 		t.Errorf("schema bundle printed %.200s", out.String())
 	}
+}
+
+// TestServeOwnServer serves a bundle that brings its own A2A server (the
+// host's Python test server) and calls it through the served card.
+func TestServeOwnServer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	server, err := os.ReadFile(filepath.Join("..", "..", "a2a", "host", "testdata", "a2aserver.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "server.py"), string(server))
+	writeFile(t, filepath.Join(dir, "agent.yaml"), `version: 1
+name: pyshout
+description: Turns text into capital letters, with a server of its own.
+check: [[python3, --version]]
+serve: [python3, server.py, --port, "{{port}}", --pidfile, pids]
+`)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var out, errb lockedBuffer
+	env := &Env{Args: []string{"serve", dir}, Stdout: &out, Stderr: &errb, Ctx: ctx,
+		Getenv: func(string) string { return "" }, Environ: os.Environ}
+	code := make(chan int, 1)
+	go func() { code <- Main(env) }()
+
+	var url string
+	deadline := time.Now().Add(20 * time.Second)
+	for url == "" && time.Now().Before(deadline) {
+		url = strings.TrimSpace(out.String())
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("serve printed %q (stderr %q), want its URL", url, errb.String())
+	}
+	card, err := agentcard.DefaultResolver.Resolve(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if card.Name != "pyshout" || card.SupportedInterfaces[0].URL != url {
+		t.Errorf("card = %s at %s, want pyshout at %s", card.Name, card.SupportedInterfaces[0].URL, url)
+	}
+	c, err := a2aclient.NewFromCard(t.Context(), card)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.SendMessage(t.Context(), &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("quiet"))})
+	if err != nil {
+		t.Fatalf("SendMessage() error = %v", err)
+	}
+	if task := res.(*a2a.Task); task.Artifacts[0].Parts[0].Text() != "QUIET" {
+		t.Errorf("output = %q, want QUIET", task.Artifacts[0].Parts[0].Text())
+	}
+	pids, _ := os.ReadFile(filepath.Join(dir, "pids"))
+
+	cancel()
+	select {
+	case c := <-code:
+		if c != ExitOK {
+			t.Errorf("serve exited %d after interrupt (stderr %q), want 0", c, errb.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop after interrupt")
+	}
+	if !strings.Contains(errb.String(), "a2aserver: listening on") {
+		t.Errorf("stderr = %q, want the server's output", errb.String())
+	}
+	for _, f := range strings.Fields(string(pids)) {
+		pid, _ := strconv.Atoi(f)
+		if pid > 0 && syscall.Kill(pid, 0) == nil && !isZombie(pid) {
+			t.Errorf("process %d of the server's group still runs after serve stopped", pid)
+		}
+	}
+}
+
+func isZombie(pid int) bool {
+	st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	return err != nil || strings.Contains(string(st), ") Z ")
 }
