@@ -49,7 +49,8 @@ func WriteTables(w io.Writer, r *Results) error {
 
 	if s.Commission.N > 0 {
 		fmt.Fprintln(w, "\nCommission tasks (held-out result vs development result)")
-		line("task", "stage", "result", "dev", "gap", "gap closure", "gated")
+		line("task", "stage", "status", "result", "dev", "gap", "gap closure", "gated", "tests", "reward", "delivery")
+		var validated []TaskResult
 		for _, t := range r.Tasks {
 			if t.Type != tasks.Commission || t.Commission == nil {
 				continue
@@ -61,10 +62,41 @@ func WriteTables(w io.Writer, r *Results) error {
 					gated++
 				}
 			}
-			line(t.ID, string(c.Stage), optNum(c.Result, "%.1f"), optNum(c.DevResult, "%.1f"), optNum(c.Gap, "%+.1f"), optNum(c.GapClosure, "%.1f"), fmt.Sprint(gated))
+			testsCell := "–"
+			if c.Tests != nil {
+				testsCell = fmt.Sprintf("%d/%d %s", c.Tests.Passed, c.Tests.Total, c.Tests.Outcome)
+			}
+			delivery := "–"
+			if c.DeliverySHA != "" {
+				delivery = "sha256:" + c.DeliverySHA[:12]
+			}
+			line(t.ID, string(c.Stage), t.Status, optNum(c.Result, "%.1f"), optNum(c.DevResult, "%.1f"), optNum(c.Gap, "%+.1f"),
+				optNum(c.GapClosure, "%.1f"), fmt.Sprint(gated), testsCell, optNum(c.Reward, "%.0f"), delivery)
+			if c.Validation != nil {
+				validated = append(validated, t)
+			}
 		}
-		line("mean", "", optNum(s.Commission.Result, "%.1f"), optNum(s.Commission.DevResult, "%.1f"), "", optNum(s.Commission.GapClosure, "%.1f"), fmt.Sprint(s.Commission.GateFailures))
+		line("mean", "", "", optNum(s.Commission.Result, "%.1f"), optNum(s.Commission.DevResult, "%.1f"), "", optNum(s.Commission.GapClosure, "%.1f"), fmt.Sprint(s.Commission.GateFailures), "", "", "")
 		tw.Flush()
+		if len(validated) > 0 {
+			fmt.Fprintln(w, "\nTask validation: each commission's reference and controls (no builder ran; not a builder's score)")
+			vw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(vw, "task\trole\tdelivery\tdev\theld-out\ttests\tverdict\t")
+			for _, t := range validated {
+				for _, d := range t.Commission.Validation.Deliveries {
+					testsCell := "–"
+					if d.Tests != nil {
+						testsCell = fmt.Sprintf("%d/%d %s", d.Tests.Passed, d.Tests.Total, d.Tests.Outcome)
+					}
+					verdict := "ok"
+					if !d.OK {
+						verdict = "WRONG: " + d.Reason
+					}
+					fmt.Fprintf(vw, "%s\t%s\t%s\t%d/%d\t%d/%d\t%s\t%s\t\n", t.ID, d.Role, d.Path, d.DevPassed, d.DevTotal, d.HeldPassed, d.HeldTotal, testsCell, verdict)
+				}
+			}
+			vw.Flush()
+		}
 	}
 	infra := 0
 	for _, t := range r.Tasks {

@@ -19,6 +19,7 @@ const (
 	StatusGated      = "gated"       // commission: a validity gate failed (startup, crash, timeout): scores 0
 	StatusInfraError = "infra_error" // the testbed's own fault: excluded from every rate, never a 0
 	StatusSkipped    = "skipped"     // not run because a prerequisite failed (its repo has no agent): counts as a failure
+	StatusScored     = "scored"      // commission case: judged, with a score 0–100
 )
 
 // Results is the content of a run's results.json (CONTRACT.md §5).
@@ -143,7 +144,67 @@ type CommissionResult struct {
 	Reward      *float64     `json:"reward,omitempty" jsonschema:"nullable"`       // 1 when every hidden test passed
 	Delivery    string       `json:"delivery,omitempty"`                           // frozen delivery (run-relative)
 	DeliverySHA string       `json:"delivery_sha256,omitempty"`
+	Tests       *TestsResult `json:"tests,omitempty"`       // the hidden acceptance tests' run
+	Submissions []Submission `json:"submissions,omitempty"` // the builder's submissions, in order
 	Cases       []CaseResult `json:"cases"`
+	// Validation is the task's own check (its reference must pass, its
+	// controls must fail): never a builder's score.
+	Validation *Validation `json:"validation,omitempty"`
+}
+
+// Outcomes of a commission's hidden acceptance tests.
+const (
+	TestsPassed       = "passed"        // every test passed: reward 1
+	TestsFailed       = "failed"        // judged and failed; the share passed is kept
+	TestsTimeout      = "timeout"       // the tests ran out of time and were killed
+	TestsNoSubmission = "no_submission" // there was no delivery to test
+	TestsError        = "error"         // the test command could not run (the testbed's fault)
+)
+
+// TestsResult is one run of a commission's hidden acceptance tests.
+type TestsResult struct {
+	Outcome string   `json:"outcome"`
+	Passed  int      `json:"passed"`
+	Total   int      `json:"total"`
+	Format  string   `json:"format,omitempty"` // how the counts were read: go-test-json, junit, tap, unittest, exit-status
+	Failed  []string `json:"failed,omitempty"` // names of the failed tests
+	Detail  string   `json:"detail,omitempty"`
+	Log     string   `json:"log,omitempty"` // run-relative path of the test command's output
+}
+
+// Submission is one of a builder's submissions, evaluated on the
+// development cases only.
+type Submission struct {
+	N          int      `json:"n"`
+	Accepted   bool     `json:"accepted"` // a bundle that deployed: a candidate for the frozen delivery
+	DevResult  *float64 `json:"dev_result" jsonschema:"nullable"`
+	Reason     string   `json:"reason,omitempty"`
+	SHA256     string   `json:"sha256,omitempty"`
+	DurationMS int64    `json:"duration_ms"`
+	TokensIn   *int64   `json:"tokens_in" jsonschema:"nullable"`  // null when unknown
+	TokensOut  *int64   `json:"tokens_out" jsonschema:"nullable"` // null when unknown
+}
+
+// Validation is a commission's task validation: its reference delivery and
+// its controls evaluated on every case and hidden test.
+type Validation struct {
+	Sound      bool            `json:"sound"` // the reference passes and every control fails
+	Deliveries []DeliveryCheck `json:"deliveries"`
+}
+
+// DeliveryCheck is one reference or control delivery of a task validation.
+type DeliveryCheck struct {
+	Role       string       `json:"role"` // reference or control
+	Path       string       `json:"path"` // as the suite names it
+	DevPassed  int          `json:"dev_passed"`
+	DevTotal   int          `json:"dev_total"`
+	HeldPassed int          `json:"heldout_passed"`
+	HeldTotal  int          `json:"heldout_total"`
+	Tests      *TestsResult `json:"tests,omitempty"`
+	Passes     bool         `json:"passes"` // every case and test passed
+	OK         bool         `json:"ok"`     // as the role wants: a reference passes, a control fails
+	Reason     string       `json:"reason,omitempty"`
+	Cases      []CaseResult `json:"cases"`
 }
 
 // CaseResult is one dev or held-out case of a commission.

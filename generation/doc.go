@@ -4,6 +4,19 @@
 // over HTTP, validates and lints it, and requires at least one skill and a
 // passing check.
 //
+// The static generator turns command lines into skills, and libraries too:
+// a Python package without entry points gets one skill per core capability
+// of its public API (functions, classes built from simple values and their
+// methods and properties), a Go module without a main package one per
+// exported function or method with simple types, each run by a wrapper
+// generated into the bundle's copy of the repository (.agentnet/wrapper).
+// Python repositories get an environment that installs offline: the
+// interpreter that sees most of their imports, a venv with the system's site
+// packages, the repository installed with pip (or run from source, with the
+// reason), the Debian packages of missing modules reported — and installed
+// with apt-get when Config.InstallSystemDeps is set. The environment is
+// recorded in the bundle (EnvironmentFile).
+//
 // Generators register by name (RegisterGenerator; a duplicate panics); the
 // built-ins are "static" (analysis of the repository, no model), "llm" (an
 // OpenAI-compatible model given a digest of the repository) and "command"

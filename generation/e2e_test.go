@@ -25,7 +25,7 @@ func TestGeneratedBundleRunsDemoTask(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range []string{"textstats-top-words", "fuzzymatch-name-distance"} {
+	for _, id := range []string{"textstats-top-words", "fuzzymatch-name-distance", "georoute-ride-summary", "georoute-summit-decimal", "ibankit-check-iban", "ibankit-print-form"} {
 		t.Run(id, func(t *testing.T) {
 			t.Parallel()
 			var c *tasks.Case

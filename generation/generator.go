@@ -36,6 +36,9 @@ type Job struct {
 	Feedback string
 	// Env is the environment of the processes the generator starts.
 	Env []string
+	// InstallSystemDeps lets the generator install the Debian packages
+	// of missing modules with apt-get.
+	InstallSystemDeps bool
 	// Log receives the generator's log (commands, model exchanges).
 	Log    io.Writer
 	Logger *slog.Logger

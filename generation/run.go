@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/generation/static"
 	"github.com/agentnet/agentnet/internal/llm"
 )
 
@@ -42,6 +43,12 @@ type Config struct {
 	// Env is the environment of every process started (git, builds,
 	// probes, coding agents), "KEY=value".
 	Env []string
+	// InstallSystemDeps installs, with apt-get, the Debian packages that
+	// provide the modules the repository imports and the interpreter
+	// lacks (the --install-system-deps option). The static generator does
+	// it while it analyses; for the others it is done before the first
+	// attempt.
+	InstallSystemDeps bool
 	// Logger receives diagnostics (default: discard); Progress, when set,
 	// gets one line per attempt.
 	Logger   *slog.Logger
@@ -121,6 +128,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	source := filepath.Join(out, ".agentnet", "source")
 	srcLog, _ := os.Create(filepath.Join(out, ".agentnet", "source.log"))
 	ref, srcErr := fetchSource(ctx, repoArg, cfg.Ref, source, cfg.Env, orDiscard(srcLog))
+	if srcErr == nil && cfg.InstallSystemDeps && cfg.Generator != "static" {
+		// The static generator installs while it analyses; the others get
+		// the packages before their first attempt.
+		pe, err := static.Environment(ctx, source, static.Options{Env: cfg.Env, Log: orDiscard(srcLog), InstallSystemDeps: true})
+		switch {
+		case err != nil:
+			log.Warn("system packages", "err", err)
+		case pe != nil && pe.Apt != nil:
+			log.Info("system packages", "installed", pe.Apt.Installed, "unknown", pe.Apt.Unknown, "error", pe.Apt.Error)
+		}
+	}
 	if srcLog != nil {
 		srcLog.Close()
 	}
@@ -245,7 +263,7 @@ func attempt(ctx context.Context, cfg *Config, gen Generator, n int, out, source
 	ctx, cancel := context.WithTimeout(ctx, cfg.Timeout)
 	defer cancel()
 	bdir := filepath.Join(dir, "bundle")
-	job := &Job{Bundle: bdir, Name: name, Attempt: n, Feedback: fb, Env: cfg.Env, Log: logf,
+	job := &Job{Bundle: bdir, Name: name, Attempt: n, Feedback: fb, Env: cfg.Env, Log: logf, InstallSystemDeps: cfg.InstallSystemDeps,
 		Logger: cfg.Logger.With("attempt", n), Deadline: start.Add(cfg.Timeout)}
 	if isGit {
 		job.RepoDir = filepath.Join(bdir, ".agentnet", "repo")

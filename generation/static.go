@@ -2,6 +2,7 @@ package generation
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,6 +33,11 @@ func (s *Static) Generate(ctx context.Context, job *Job) (*Output, error) {
 	if err := os.WriteFile(filepath.Join(job.Bundle, bundle.FileName), res.YAML, 0o644); err != nil {
 		return o, fmt.Errorf("write bundle: %w", err)
 	}
+	if res.Python != nil {
+		if err := writeEnvironment(job.Bundle, res.Python); err != nil {
+			return o, err
+		}
+	}
 	return o, nil
 }
 
@@ -47,7 +53,25 @@ func analyse(ctx context.Context, job *Job) (*static.Result, error) {
 	}
 	return static.Generate(ctx, job.RepoDir, static.Options{
 		Name: job.Name, Source: source, Ref: job.RepoRef, Env: job.Env, Log: job.Log, Logger: job.Logger,
+		InstallSystemDeps: job.InstallSystemDeps,
 	})
+}
+
+// EnvironmentFile is where a bundle records the environment synthesised
+// for its repository (the interpreter, the venv, the Debian packages), for
+// runtimes that build an image for the agent.
+const EnvironmentFile = ".agentnet/environment.json"
+
+func writeEnvironment(bundleDir string, env *static.PythonEnv) error {
+	data, err := json.MarshalIndent(env, "", "  ")
+	if err != nil {
+		return fmt.Errorf("record the environment: %w", err)
+	}
+	p := filepath.Join(bundleDir, filepath.FromSlash(EnvironmentFile))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("record the environment: %w", err)
+	}
+	return os.WriteFile(p, append(data, '\n'), 0o644)
 }
 
 func missingOf(res *static.Result) []MissingModule {

@@ -326,8 +326,9 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 				strs = append(strs, p)
 			}
 		}
-		payload, explicit := strings.TrimSpace(req.content), true
-		if payload == "" {
+		// Content is passed as it came: its spaces may be the point.
+		payload, explicit := req.content, true
+		if strings.TrimSpace(payload) == "" {
 			payload, explicit = text, false
 		}
 		target := ""

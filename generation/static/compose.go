@@ -47,6 +47,13 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 		if len(tools) > 1 {
 			prefix = t.Name
 		}
+		if len(t.Skills) > 0 {
+			for _, sk := range t.Skills {
+				sk.Tags = tagsFor(sk, vocab)
+				b.Skills = append(b.Skills, sk)
+			}
+			continue
+		}
 		for _, leaf := range leaves(t) {
 			b.Skills = append(b.Skills, skillFor(t, leaf.path, leaf.cmd, prefix, sections, vocab))
 		}

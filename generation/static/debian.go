@@ -17,7 +17,7 @@ var debianExceptions = map[string]string{
 	"dns": "python3-dnspython", "nacl": "python3-nacl", "markdown": "python3-markdown",
 	"mpl_toolkits": "python3-matplotlib", "pkg_resources": "python3-pkg-resources",
 	"setuptools": "python3-setuptools", "typing_extensions": "python3-typing-extensions",
-	"fitz": "python3-fitz", "telegram": "python3-python-telegram-bot", "slugify": "python3-slugify",
+	"fitz": "python3-fitz", "flit_core": "flit", "poetry": "python3-poetry-core", "pdm": "python3-pdm-backend", "telegram": "python3-python-telegram-bot", "slugify": "python3-slugify",
 }
 
 // debianPackage returns the Debian package that usually provides the

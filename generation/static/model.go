@@ -1,5 +1,7 @@
 package static
 
+import "github.com/agentnet/agentnet/bundle"
+
 // Tool is one entry point of a repository: a program that can be run, with
 // the commands it offers.
 type Tool struct {
@@ -18,6 +20,15 @@ type Tool struct {
 	// Flat is set when Root's "subcommands" are really alternatives of one
 	// program (Makefile targets): each becomes a skill without Root's flags.
 	Flat bool
+	// Skills, when set, are the tool's skills, composed from a library's
+	// API (Root is then empty); Files are the wrapper files they run,
+	// written into the bundle directory (paths relative to it).
+	Skills []bundle.Skill
+	Files  map[string][]byte
+	// Loose marks a script found by its __main__ guard rather than
+	// declared as an entry point: in a library's repository it is usually
+	// maintenance, and the library's API wins.
+	Loose bool
 }
 
 // Missing is a module an entry point imports that is not installed.

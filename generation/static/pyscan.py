@@ -364,6 +364,8 @@ def toml_scripts(text):
         meta["description"] = proj.get("description", "") or poetry.get("description", "") or ""
         meta["name"] = proj.get("name", "") or poetry.get("name", "") or ""
         meta["dependencies"] = list(proj.get("dependencies", []) or [])
+        meta["requires_python"] = proj.get("requires-python", "") or ""
+        meta["build_requires"] = [re.split(r"[<>=!~;\[ (]", r, 1)[0].strip() for r in data.get("build-system", {}).get("requires", []) if isinstance(r, str)]
         meta["scripts"] = {k: v for k, v in meta["scripts"].items() if isinstance(v, str)}
         return meta
     except Exception:
@@ -427,6 +429,371 @@ def setup_scripts():
                     if isinstance(k, (list, tuple)):
                         meta["keywords"] = [x for x in k if isinstance(x, str) and x]
     return scripts, meta
+
+
+# ---------------------------------------------------------------- library API
+
+NOT_PUBLIC_MODULES = {"setup", "conftest", "noxfile", "fabfile", "manage", "tasks", "version", "_version",
+                      "__main__", "__about__", "compat", "_compat", "cli", "main", "utils", "util", "helpers",
+                      "exceptions", "errors", "types", "typing", "constants", "config", "settings", "conf"}
+
+
+def unparse(node):
+    if node is None:
+        return ""
+    try:
+        return ast.unparse(node)
+    except Exception:
+        return ""
+
+
+def literal(node):
+    """A default value: (json-able value, True) or (source text, False)."""
+    try:
+        v = ast.literal_eval(node)
+        if isinstance(v, tuple):
+            v = list(v)
+        if isinstance(v, (set, frozenset)):
+            v = sorted(v, key=str)
+        json.dumps(v)
+        return v, True
+    except Exception:
+        return unparse(node), False
+
+
+SECTION_RE = re.compile(r"^\s*(Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Other Parameters|Returns|Return|Yields|Raises|Examples?|Notes?|See Also|Attributes|References|Warnings?)\s*:?\s*$")
+
+
+def parse_doc(doc):
+    """Summary, parameter descriptions and types, and the returns text of a
+    Google, NumPy or Sphinx docstring."""
+    out = {"summary": "", "params": {}, "returns": ""}
+    if not doc:
+        return out
+    lines = doc.expandtabs().splitlines()
+    summary = []
+    for ln in lines:
+        if not ln.strip() or SECTION_RE.match(ln) or ln.strip().startswith((":param", ":return", ":rtype", ":type", ">>>")):
+            if summary:
+                break
+            if ln.strip():
+                break
+            continue
+        summary.append(ln.strip())
+    out["summary"] = " ".join(summary)
+    section, numpy, cur = None, False, None
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        m = re.match(r":param\s+(?:(\w[\w\[\], .|]*)\s+)?(\w+)\s*:\s*(.*)", s)
+        if m:
+            cur = out["params"].setdefault(m.group(2), {"desc": "", "type": ""})
+            cur["desc"] = m.group(3)
+            if m.group(1):
+                cur["type"] = m.group(1)
+            section = "sphinx"
+            continue
+        m = re.match(r":type\s+(\w+)\s*:\s*(.*)", s)
+        if m:
+            out["params"].setdefault(m.group(1), {"desc": "", "type": ""})["type"] = m.group(2)
+            continue
+        m = re.match(r":returns?:\s*(.*)", s)
+        if m:
+            out["returns"] = m.group(1)
+            section = "returns"
+            continue
+        sm = SECTION_RE.match(ln)
+        if sm:
+            section = sm.group(1).lower()
+            numpy = i + 1 < len(lines) and set(lines[i + 1].strip()) == {"-"}
+            cur = None
+            continue
+        if set(s) == {"-"}:
+            continue
+        if section in ("args", "arguments", "parameters", "params", "keyword args", "keyword arguments", "other parameters"):
+            if numpy:
+                m = re.match(r"^(\w+)\s*(?::\s*(.*))?$", s)
+                if m and len(ln) - len(ln.lstrip()) <= 4 and not ln.startswith("        "):
+                    cur = out["params"].setdefault(m.group(1), {"desc": "", "type": ""})
+                    cur["type"] = (m.group(2) or "").strip()
+                    continue
+            else:
+                m = re.match(r"^\*{0,2}(\w+)\s*(?:\(([^)]*)\))?\s*:\s*(.*)$", s)
+                if m:
+                    cur = out["params"].setdefault(m.group(1), {"desc": "", "type": ""})
+                    cur["type"] = (m.group(2) or "").strip()
+                    cur["desc"] = m.group(3).strip()
+                    continue
+            if cur is not None and s:
+                cur["desc"] = (cur["desc"] + " " + s).strip()
+        elif section in ("returns", "return", "yields") and s:
+            out["returns"] = (out["returns"] + " " + s).strip()
+        elif section == "sphinx" and cur is not None and s and ln.startswith((" ", "\t")):
+            cur["desc"] = (cur["desc"] + " " + s).strip()
+    return out
+
+
+def func_info(node, owner=None):
+    decos = [name_of(d) for d in node.decorator_list]
+    a = node.args
+    params = []
+    pos = a.posonlyargs + a.args
+    defaults = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
+    for i, (arg, d) in enumerate(zip(pos, defaults)):
+        params.append({"name": arg.arg, "kind": "posonly" if i < len(a.posonlyargs) else "pos", "annotation": unparse(arg.annotation)})
+        if d is not None:
+            params[-1]["default"], params[-1]["literal"] = literal(d)
+            params[-1]["has_default"] = True
+    if a.vararg:
+        params.append({"name": a.vararg.arg, "kind": "varargs", "annotation": unparse(a.vararg.annotation)})
+    for arg, d in zip(a.kwonlyargs, a.kw_defaults):
+        params.append({"name": arg.arg, "kind": "kwonly", "annotation": unparse(arg.annotation)})
+        if d is not None:
+            params[-1]["default"], params[-1]["literal"] = literal(d)
+            params[-1]["has_default"] = True
+    if a.kwarg:
+        params.append({"name": a.kwarg.arg, "kind": "varkw", "annotation": unparse(a.kwarg.annotation)})
+    if owner is not None and params and "staticmethod" not in decos:
+        params = params[1:]  # self or cls
+    doc = ast.get_docstring(node) or ""
+    returns_none = node.returns is not None and unparse(node.returns) in ("None", "NoReturn")
+    if node.returns is None and not isinstance(node, ast.AsyncFunctionDef):
+        # Without a hint: a body with no "return value" and no yield returns None.
+        returns_none = not any(isinstance(n, (ast.Return,)) and n.value is not None or isinstance(n, (ast.Yield, ast.YieldFrom))
+                               for n in ast.walk(node) if not (isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and n is not node))
+        if any(isinstance(n, ast.Raise) for n in node.body) and len(node.body) <= 2:
+            returns_none = False  # abstract: raise NotImplementedError
+    writes = any(isinstance(n, ast.Call) and (name_of(n.func).split(".")[-1] in ("write", "write_text", "write_bytes", "savefig", "save", "dump", "to_csv", "writerow", "writerows")
+                                              or name_of(n.func) == "open" and any(isinstance(x, ast.Constant) and isinstance(x.value, str) and x.value[:1] in "wax" for x in n.args[1:2]))
+                 for n in ast.walk(node))
+    return {
+        "name": node.name, "doc": doc, "parsed": parse_doc(doc), "params": params,
+        "returns": unparse(node.returns), "returns_none": returns_none, "async": isinstance(node, ast.AsyncFunctionDef),
+        "decorators": decos, "generator": any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)),
+        "writes": writes, "line": node.lineno,
+    }
+
+
+def class_info(node, module_defs):
+    bases = [unparse(b) for b in node.bases]
+    decos = [name_of(d) for d in node.decorator_list]
+    doc = ast.get_docstring(node) or ""
+    info = {"name": node.name, "doc": doc, "parsed": parse_doc(doc), "bases": bases, "decorators": decos,
+            "init": None, "methods": [], "properties": [], "classmethods": [], "fields": [], "line": node.lineno}
+    dataclass = any(d.split(".")[-1] in ("dataclass", "define", "attrs", "frozen", "s") for d in decos)
+    namedtuple = any(b.split(".")[-1] in ("NamedTuple",) for b in bases)
+    for st in node.body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            fi = func_info(st, owner=node.name)
+            if st.name == "__init__":
+                info["init"] = fi
+            elif "property" in fi["decorators"] or any(d.endswith("cached_property") for d in fi["decorators"]):
+                info["properties"].append(fi)
+            elif "classmethod" in fi["decorators"]:
+                info["classmethods"].append(fi)
+            elif st.name == "__call__" or not st.name.startswith("_"):
+                if any(d.endswith(".setter") or d.endswith(".deleter") for d in fi["decorators"]):
+                    continue
+                info["methods"].append(fi)
+        elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and (dataclass or namedtuple):
+            f = {"name": st.target.id, "kind": "pos", "annotation": unparse(st.annotation)}
+            if st.value is not None:
+                if isinstance(st.value, ast.Call) and name_of(st.value.func).split(".")[-1] in ("field", "Field", "attrib", "ib"):
+                    kw = kwargs(st.value)
+                    if "default" in kw:
+                        f["default"], f["literal"] = literal(kw["default"])
+                        f["has_default"] = True
+                    elif "default_factory" in kw or "factory" in kw:
+                        f["default"], f["literal"], f["has_default"] = None, True, True
+                    if kw.get("init") is not None and const(kw["init"]) is False:
+                        continue
+                else:
+                    f["default"], f["literal"] = literal(st.value)
+                    f["has_default"] = True
+            if not st.target.id.startswith("_") and "ClassVar" not in f["annotation"]:
+                info["fields"].append(f)
+    if info["init"] is None and info["fields"]:
+        info["init"] = {"name": "__init__", "doc": "", "parsed": parse_doc(""), "params": info["fields"], "returns": "", "returns_none": True,
+                        "async": False, "decorators": [], "generator": False, "writes": False, "line": node.lineno, "synthesized": True}
+    return info
+
+
+def module_api(rel):
+    """Public functions, classes and the __all__ of one module, and the
+    names it imports from where."""
+    tree = parse(rel)
+    if tree is None:
+        return None
+    out = {"functions": {}, "classes": {}, "all": None, "imports": {}, "order": []}
+    for st in tree.body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            out["functions"][st.name] = func_info(st)
+            out["order"].append(st.name)
+        elif isinstance(st, ast.ClassDef):
+            out["classes"][st.name] = class_info(st, out)
+            out["order"].append(st.name)
+        elif isinstance(st, (ast.Assign, ast.AugAssign)):
+            targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+            for t in targets:
+                if isinstance(t, ast.Name) and t.id == "__all__":
+                    v = const(st.value)
+                    if isinstance(v, (list, tuple)):
+                        out["all"] = (out["all"] or []) + [x for x in v if isinstance(x, str)]
+        elif isinstance(st, ast.ImportFrom):
+            for a in st.names:
+                if a.name != "*":
+                    out["imports"][a.asname or a.name] = {"level": st.level, "module": st.module or "", "name": a.name}
+                else:
+                    out["imports"].setdefault("*", []).append({"level": st.level, "module": st.module or ""})
+    return out
+
+
+def readme_code():
+    """The code of the README's examples (fenced blocks, doctest lines)."""
+    for name in ("README.md", "README.rst", "README.txt", "README", "readme.md", "Readme.md"):
+        text = read(name)
+        if text:
+            break
+    else:
+        return ""
+    code, fenced = [], False
+    for ln in text.splitlines():
+        s = ln.strip()
+        if s.startswith("```") or s.startswith("~~~"):
+            fenced = not fenced
+            continue
+        if fenced or s.startswith(">>>") or s.startswith("...") or ln.startswith("    "):
+            code.append(s.lstrip(">. "))
+    return "\n".join(code)
+
+
+def library_api(files, fileset, src):
+    """The public API of the repository's importable packages and modules."""
+    prefix = src + "/" if src else ""
+    tops = []
+    for f in files:
+        if src and not f.startswith(prefix):
+            continue
+        rel = f[len(prefix):]
+        parts = rel.split("/")
+        if len(parts) == 2 and parts[1] == "__init__.py" and not parts[0].startswith(("_", ".")) and parts[0].isidentifier():
+            tops.append((parts[0], f))
+        elif len(parts) == 1 and rel.endswith(".py") and rel[:-3].isidentifier() and not rel.startswith(("_", "test")) and rel[:-3] not in NOT_PUBLIC_MODULES:
+            tops.append((rel[:-3], f))
+    if not tops:
+        return None
+    cache = {}
+
+    def mod_api(path):
+        if path not in cache:
+            cache[path] = module_api(path)
+        return cache[path]
+
+    def mod_file(dotted):
+        base = prefix + dotted.replace(".", "/")
+        for cand in (base + ".py", base + "/__init__.py"):
+            if cand in fileset:
+                return cand
+        return None
+
+    def resolve(module, name, depth=0):
+        """Where a name seen in module is defined: (module, kind, info)."""
+        f = mod_file(module)
+        api = mod_api(f) if f else None
+        if api is None or depth > 4:
+            return None
+        if name in api["functions"]:
+            return module, "function", api["functions"][name]
+        if name in api["classes"]:
+            return module, "class", api["classes"][name]
+        imp = api["imports"].get(name)
+        pkg = module if f.endswith("__init__.py") else module.rpartition(".")[0]
+        if isinstance(imp, dict):
+            if imp["level"] == 0:
+                target = imp["module"]
+            else:
+                base = pkg.split(".")
+                base = base[:len(base) - (imp["level"] - 1)] if imp["level"] > 1 else base
+                target = ".".join(base + ([imp["module"]] if imp["module"] else []))
+            if target.split(".")[0] != module.split(".")[0]:
+                return None
+            r = resolve(target, imp["name"], depth + 1)
+            if r is None and mod_file(target + "." + imp["name"]):
+                return None  # a submodule, not a callable
+            return r
+        for star in api["imports"].get("*", []):
+            base = pkg.split(".")
+            base = base[:len(base) - (star["level"] - 1)] if star["level"] > 1 else base
+            target = ".".join(base + ([star["module"]] if star["module"] else [])) if star["level"] else star["module"]
+            if target.split(".")[0] == module.split(".")[0]:
+                r = resolve(target, name, depth + 1)
+                if r:
+                    return r
+        return None
+
+    items, seen = [], set()
+
+    def add(public_module, name, how, depth=0):
+        r = resolve(public_module, name)
+        if r is None:
+            # A submodule named in __all__ (package.parser): its own public
+            # names are part of the API.
+            sub = public_module + "." + name
+            g = mod_file(sub)
+            if g and depth == 0 and not name.startswith("_") and name not in NOT_PUBLIC_MODULES:
+                sa = mod_api(g)
+                if sa is not None:
+                    for n in (sa["all"] or [n for n in sa["order"] if not n.startswith("_")]):
+                        add(sub, n, "module", depth + 1)
+            return
+        module, kind, info = r
+        key = (module, info["name"], kind)
+        if key in seen:
+            return
+        seen.add(key)
+        items.append({"public": public_module, "module": module, "name": name, "kind": kind, "info": info, "how": how})
+
+    for top, f in tops:
+        api = mod_api(f)
+        if api is None:
+            continue
+        if api["all"]:
+            for n in api["all"]:
+                add(top, n, "all")
+            continue
+        names = [n for n in api["order"] if not n.startswith("_")]
+        names += [n for n in api["imports"] if n != "*" and not n.startswith("_")]
+        for n in names:
+            add(top, n, "top")
+        if f.endswith("__init__.py"):
+            # Public submodules' own definitions, reachable as top.sub.name.
+            for g in files:
+                if not g.startswith(prefix + top + "/") or g.endswith("__init__.py"):
+                    continue
+                sub = g[len(prefix):-3].replace("/", ".")
+                if any(p.startswith("_") or p in NOT_PUBLIC_MODULES or p.startswith("test") for p in sub.split(".")[1:]):
+                    continue
+                sa = mod_api(g)
+                if sa is None:
+                    continue
+                for n in (sa["all"] or [n for n in sa["order"] if not n.startswith("_")]):
+                    add(sub, n, "module")
+    code = readme_code()
+    for it in items:
+        it["readme"] = bool(re.search(r"\b" + re.escape(it["name"]) + r"\b", code)) if code else False
+    names = sorted(set(re.findall(r"\b[A-Za-z_][A-Za-z0-9_]*\b", code)))[:5000] if code else []
+    return {"packages": [t for t, _ in tops], "items": items, "readme_has_code": bool(code), "readme_names": names}
+
+
+def third_party_imports(files, local, stdlib):
+    out = set()
+    for f in files:
+        info = module_info(f)
+        if not info:
+            continue
+        for imp in info["imports"]:
+            if imp not in stdlib and imp not in local and imp != "__future__":
+                out.add(imp)
+    return sorted(out)
 
 
 def main():
@@ -532,7 +899,12 @@ def main():
                         found = False
                     if not found:
                         missing[imp] = True
+    lib_files = [f for f in files if not os.path.basename(f).startswith("test_") and os.path.basename(f) not in ("setup.py", "conftest.py", "noxfile.py")]
     print(json.dumps({
+        "api": library_api(files, fileset, src),
+        "imports": third_party_imports(lib_files, local, stdlib),
+        "requires_python": meta.get("requires_python", ""),
+        "build_requires": [r for r in meta.get("build_requires", []) if r],
         "src": src,
         "name": meta.get("name", ""),
         "description": meta.get("description", ""),

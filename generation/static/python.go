@@ -4,9 +4,12 @@ import (
 	"context"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,6 +45,12 @@ type pyScan struct {
 	Entries     []pyEntry `json:"entries"`
 	Missing     []string  `json:"missing"`
 	Python      string    `json:"python"`
+	// Library API, every third-party import of the package code, and the
+	// requires-python specifier.
+	API            *pyAPI   `json:"api"`
+	Imports        []string `json:"imports"`
+	RequiresPython string   `json:"requires_python"`
+	BuildRequires  []string `json:"build_requires"` // [build-system] requires, names only
 }
 
 type pyEntry struct {
@@ -92,66 +101,149 @@ type pyClick struct {
 	Subs        []*pyClick `json:"subs"`
 }
 
-// pythonTools runs pyscan.py over the repository with the python3 on the
-// environment's PATH and turns each entry point into a tool run through a
-// launcher that setup writes into .agentnet/bin.
-func pythonTools(ctx context.Context, r *repo, env []string, log func(string, ...any)) ([]*Tool, []Missing, error) {
+// pythonScan runs pyscan.py over the repository (with any python3: it only
+// needs the ast module) and returns what it reports, or nil for a
+// repository without Python files.
+func pythonScan(ctx context.Context, r *repo, env []string) (*pyScan, error) {
 	if !r.hasExt(".py") {
-		return nil, nil, nil
+		return nil, nil
 	}
 	tmp, err := os.MkdirTemp("", "agentnet-pyscan-")
 	if err != nil {
-		return nil, nil, fmt.Errorf("python scan: %w", err)
+		return nil, fmt.Errorf("python scan: %w", err)
 	}
 	defer os.RemoveAll(tmp)
 	script := filepath.Join(tmp, "pyscan.py")
 	if err := os.WriteFile(script, []byte(pyscanSource), 0o644); err != nil {
-		return nil, nil, fmt.Errorf("python scan: %w", err)
+		return nil, fmt.Errorf("python scan: %w", err)
 	}
-	res := proc.Run(ctx, proc.Spec{
-		Argv: []string{"python3", script, r.root}, Dir: tmp, Env: append(env, "PYTHONDONTWRITEBYTECODE=1"),
-		Timeout: 2 * time.Minute, MaxOutput: 16 << 20,
-	})
+	var res *proc.Result
+	for _, py := range []string{"python3", "/usr/bin/python3"} {
+		res = proc.Run(ctx, proc.Spec{
+			Argv: []string{py, script, r.root}, Dir: tmp, Env: append(env, "PYTHONDONTWRITEBYTECODE=1"),
+			Timeout: 2 * time.Minute, MaxOutput: 32 << 20,
+		})
+		if res.Err == nil {
+			break
+		}
+	}
 	if res.Err != nil {
-		return nil, nil, fmt.Errorf("python scan (python3 with the ast module is needed for Python repos): %w", res.Err)
+		return nil, fmt.Errorf("python scan (python3 with the ast module is needed for Python repos): %w", res.Err)
 	}
 	var sc pyScan
 	if err := json.Unmarshal(res.Stdout, &sc); err != nil {
-		return nil, nil, fmt.Errorf("python scan: bad output: %w", err)
+		return nil, fmt.Errorf("python scan: bad output: %w", err)
 	}
-	var missing []Missing
-	for _, m := range sc.Missing {
-		missing = append(missing, Missing{Module: m, Debian: debianPackage(m)})
+	return &sc, nil
+}
+
+// venvDir is where the environment of a Python repository lives, relative
+// to the repo directory (a setup product of the bundle's copy).
+const venvDir = ".agentnet/venv"
+
+// pythonEnvironment chooses the interpreter for a scanned repository, finds
+// which of its imports are missing and, when asked, installs their Debian
+// packages with apt-get and looks again.
+func pythonEnvironment(ctx context.Context, sc *pyScan, opts Options, logw io.Writer) (*PythonEnv, error) {
+	// The build backend is needed too, for pip to install the repository
+	// without build isolation.
+	build := buildModules(sc.BuildRequires)
+	modules := append(append([]string{}, sc.Imports...), build...)
+	cands := probePythons(ctx, opts.Env, modules)
+	e := &PythonEnv{Venv: venvDir, Candidates: cands, requires: sc.RequiresPython, imports: sc.Imports}
+	e.Python = choosePython(cands, sc.RequiresPython, opts.InstallSystemDeps)
+	if e.Python == nil {
+		return nil, errors.New("no python3 interpreter with the venv module found (Debian: python3-venv)")
 	}
+	e.Missing = missingOf(modules, e.Python.Found)
+	if opts.InstallSystemDeps && len(e.Missing) > 0 && e.Python.Debian {
+		var pkgs []string
+		for _, m := range e.Missing {
+			pkgs = append(pkgs, m.Debian)
+		}
+		e.Apt = aptInstall(ctx, pkgs, opts.Env, logw)
+		cands = probePythons(ctx, opts.Env, modules)
+		e.Candidates = cands
+		e.Python = choosePython(cands, sc.RequiresPython, true)
+		if e.Python == nil {
+			return nil, errors.New("no python3 interpreter with the venv module found after installing system packages")
+		}
+		e.Missing = missingOf(modules, e.Python.Found)
+	}
+	for _, m := range modules {
+		if p := debianPackage(m); !slices.Contains(e.Debian, p) && e.Python.Debian {
+			e.Debian = append(e.Debian, p)
+		}
+	}
+	return e, nil
+}
+
+// buildModules turns [build-system] requirement names into the modules
+// they provide ("hatch-vcs" → hatch_vcs, "poetry-core" → poetry).
+func buildModules(reqs []string) []string {
+	var out []string
+	for _, r := range reqs {
+		m := strings.ReplaceAll(strings.ToLower(r), "-", "_")
+		switch m {
+		case "poetry_core":
+			m = "poetry"
+		case "pdm_backend", "pdm_pep517":
+			m = "pdm"
+		case "scikit_build_core":
+			m = "scikit_build_core"
+		}
+		if !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+func missingOf(imports, found []string) []Missing {
+	var out []Missing
+	for _, m := range imports {
+		if !slices.Contains(found, m) {
+			out = append(out, Missing{Module: m, Debian: debianPackage(m)})
+		}
+	}
+	return out
+}
+
+// pythonTools turns each entry point of a scanned repository into a tool
+// run, through a launcher that setup writes into .agentnet/bin, by the
+// environment's interpreter.
+func pythonTools(sc *pyScan, e *PythonEnv) []*Tool {
 	var tools []*Tool
-	for _, e := range sc.Entries {
-		name := sanitizeProg(e.Name)
+	for _, en := range sc.Entries {
+		name := sanitizeProg(en.Name)
 		bin := ".agentnet/bin/" + name
-		target := e.Target
 		t := &Tool{
-			Name:     name,
-			Kind:     "python",
-			Source:   e.File,
-			Prog:     []string{bin},
-			Setup:    [][]string{{"python3", "-c", launcherSource, bin, name, e.Kind, target, orDot(sc.Src)}},
-			Check:    []string{bin, "--help"},
-			Doc:      e.Doc,
+			Name:   name,
+			Kind:   "python",
+			Source: en.File,
+			// The launcher runs through the venv's interpreter, named
+			// relative to the repo, so the bundle can move.
+			Prog:     []string{e.VenvPython(), "{{repo}}/" + bin},
+			Setup:    [][]string{e.envSetup(sc.Src), {e.VenvPython(), "-c", launcherSource, bin, name, en.Kind, en.Target, orDot(sc.Src)}},
+			Doc:      en.Doc,
 			Keywords: sc.Keywords,
 			Summary:  sc.Description,
-			Missing:  missing,
+			Missing:  e.Missing,
+			Files:    envFiles(),
+			Loose:    en.Kind == "file",
 		}
+		t.Check = append(append([]string{}, t.Prog...), "--help")
 		switch {
-		case e.Argparse != nil:
-			t.Root = argparseCommand(e.Argparse)
-		case len(e.Click) > 0:
-			t.Root = clickCommand(e.Click[0])
+		case en.Argparse != nil:
+			t.Root = argparseCommand(en.Argparse)
+		case len(en.Click) > 0:
+			t.Root = clickCommand(en.Click[0])
 		default:
 			t.Root = &Command{}
 		}
 		tools = append(tools, t)
 	}
-	log("python scan", "entries", len(sc.Entries), "missing", sc.Missing)
-	return tools, missing, nil
+	return tools
 }
 
 func orDot(s string) string {

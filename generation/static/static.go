@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,6 +38,9 @@ type Options struct {
 	Logger *slog.Logger
 	// NoProbe skips running the tools' --help (source analysis only).
 	NoProbe bool
+	// InstallSystemDeps installs the Debian packages of missing Python
+	// modules with apt-get (the --install-system-deps option).
+	InstallSystemDeps bool
 	// SetupTimeout bounds each setup command (default 10 minutes);
 	// ProbeTimeout each help probe (default 20 seconds).
 	SetupTimeout, ProbeTimeout time.Duration
@@ -46,14 +51,18 @@ type Result struct {
 	Bundle  *bundle.Bundle
 	YAML    []byte // the bundle as agent.yaml, byte for byte deterministic
 	Tools   []*Tool
-	Missing []Missing // Python modules the entry points import and the interpreter lacks
+	Missing []Missing // Python modules the repository imports and the interpreter lacks
 	Notes   []string  // what was skipped and why
+	// Python is the environment synthesised for a Python repository (the
+	// interpreter chosen, installed or from source, system packages).
+	Python *PythonEnv
 }
 
 // Generate analyses the repository at dir, runs the setup of its entry
 // points there (builds, launchers in .agentnet/bin), asks each for --help,
 // and composes a bundle: one skill per capability. It writes nothing but
-// the setup's products inside dir. Errors name the reason no bundle could
+// the setup's products and generated wrappers inside dir's .agentnet
+// directory (dir is the bundle's copy of the repository). Errors name the reason no bundle could
 // be made (ErrEmpty, ErrNoEntryPoints, a failed build).
 func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if opts.Name == "" {
@@ -91,14 +100,38 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	res := &Result{}
 	var tools []*Tool
 	tools = append(tools, goTools(r)...)
-	py, missing, err := pythonTools(ctx, r, opts.Env, logf)
+	sc, err := pythonScan(ctx, r, opts.Env)
 	if err != nil {
 		res.Notes = append(res.Notes, err.Error())
 	}
-	res.Missing = missing
-	tools = append(tools, py...)
+	var pyEnv *PythonEnv
+	if sc != nil && (len(sc.Entries) > 0 || sc.API != nil && len(sc.API.Items) > 0) {
+		pyEnv, err = pythonEnvironment(ctx, sc, opts, logw)
+		if err != nil {
+			res.Notes = append(res.Notes, err.Error())
+		} else {
+			res.Python, res.Missing = pyEnv, pyEnv.Missing
+			logf("python", "interpreter", pyEnv.Python.Exe, "version", pyEnv.Python.VersionString(), "missing", len(pyEnv.Missing))
+			tools = append(tools, pythonTools(sc, pyEnv)...)
+		}
+	}
 	tools = append(tools, nodeTools(r)...)
 	tools = append(tools, shellTools(r)...)
+	// A Python package without entry points is a library: its API becomes
+	// skills through a generated wrapper. So is a Go package without main.
+	if pyEnv != nil && !slices.ContainsFunc(tools, func(t *Tool) bool { return t.Kind == "python" && !t.Loose }) {
+		if t := pythonLibraryTool(sc, pyEnv, opts.Name); t != nil {
+			tools = slices.DeleteFunc(tools, func(t *Tool) bool { return t.Loose })
+			tools = append(tools, t)
+		} else if sc.API != nil && len(sc.API.Items) > 0 {
+			res.Notes = append(res.Notes, "python library: no public function or class with parameters the wrapper can pass (simple types, files)")
+		}
+	}
+	if len(tools) == 0 {
+		if t := goLibraryTool(r, opts.Name); t != nil {
+			tools = append(tools, t)
+		}
+	}
 	if len(tools) == 0 {
 		tools = makeTools(r)
 	}
@@ -108,10 +141,31 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	text, _ := readme(r)
 
 	env := append(append([]string{}, opts.Env...), "PYTHONDONTWRITEBYTECODE=1")
+	done := map[string]bool{}
+	if pyEnv != nil && slices.ContainsFunc(tools, func(t *Tool) bool { return strings.HasPrefix(t.Kind, "python") }) {
+		// The environment is built once, here, so that its outcome
+		// (installed, or why not) is known; the tools' setup skips it.
+		if err := pyEnv.build(ctx, abs, sc.Src, env, opts.SetupTimeout, logw); err != nil {
+			return nil, err
+		}
+		done[strings.Join(pyEnv.envSetup(sc.Src), "\x00")] = true
+		res.Missing = pyEnv.Missing
+		if pyEnv.Installed {
+			res.Notes = append(res.Notes, fmt.Sprintf("python: %s %s; the repository is installed into %s", pyEnv.Python.Exe, pyEnv.Python.VersionString(), pyEnv.Venv))
+		} else {
+			res.Notes = append(res.Notes, fmt.Sprintf("python: %s %s; %s", pyEnv.Python.Exe, pyEnv.Python.VersionString(), pyEnv.Reason))
+		}
+		if pyEnv.Apt != nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("apt-get: installed %v, unknown %v %s", pyEnv.Apt.Installed, pyEnv.Apt.Unknown, pyEnv.Apt.Error))
+		}
+	}
+	if err := writeFiles(abs, tools); err != nil {
+		return nil, err
+	}
 	var usable []*Tool
 	var firstErr error
 	for _, t := range tools {
-		if err := runSetup(ctx, abs, t, env, opts.SetupTimeout, logw); err != nil {
+		if err := runSetup(ctx, abs, t, env, opts.SetupTimeout, logw, done); err != nil {
 			note := fmt.Sprintf("%s (%s): setup failed: %v", t.Name, t.Source, err)
 			res.Notes = append(res.Notes, note)
 			logf("setup failed", "tool", t.Name, "err", err)
@@ -120,13 +174,24 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 			}
 			continue
 		}
-		if !opts.NoProbe {
+		if len(t.Skills) > 0 {
+			// A library's wrapper must import what it calls.
+			if err := runCheck(ctx, abs, t, env, opts.ProbeTimeout, logw); err != nil {
+				err = explainImport(err, sc, pyEnv)
+				note := fmt.Sprintf("%s (%s): check failed: %v", t.Name, t.Source, err)
+				res.Notes = append(res.Notes, note)
+				if firstErr == nil {
+					firstErr = errors.New(note)
+				}
+				continue
+			}
+		} else if !opts.NoProbe {
 			probe(ctx, abs, t, env, opts.ProbeTimeout, logw)
 		}
 		usable = append(usable, t)
 	}
 	if len(usable) == 0 {
-		return nil, firstErr
+		return nil, withMissingNote(firstErr, res.Missing)
 	}
 	res.Tools = usable
 	b := compose(r, usable, text, opts)
@@ -180,13 +245,79 @@ func isText(data []byte) bool {
 	return true
 }
 
-func runSetup(ctx context.Context, dir string, t *Tool, env []string, timeout time.Duration, logw io.Writer) error {
+// runSetup runs a tool's setup commands in dir, skipping those in done
+// (and adding those it runs).
+func runSetup(ctx context.Context, dir string, t *Tool, env []string, timeout time.Duration, logw io.Writer, done map[string]bool) error {
 	for _, c := range t.Setup {
+		key := strings.Join(c, "\x00")
+		if done[key] {
+			continue
+		}
+		done[key] = true
 		argv := expandRepo(c, dir)
 		fmt.Fprintf(logw, "$ %s\n", shortCommand(argv))
 		res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Tee: logw})
 		if res.Err != nil {
 			return res.Err
+		}
+	}
+	return nil
+}
+
+// runCheck runs a tool's check command in dir.
+func runCheck(ctx context.Context, dir string, t *Tool, env []string, timeout time.Duration, logw io.Writer) error {
+	argv := expandRepo(t.Check, dir)
+	fmt.Fprintf(logw, "$ %s\n", shortCommand(argv))
+	res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: max(timeout, time.Minute), Tee: logw})
+	return res.Err
+}
+
+var noModuleRE = regexp.MustCompile(`No module named '([A-Za-z0-9_.]+)'`)
+
+// explainImport says why a library's package does not import when the
+// cause is a module of the package itself that the repository lacks: a
+// file its build generates (a _version.py written by setuptools-scm or
+// hatch-vcs), which only an install creates.
+func explainImport(err error, sc *pyScan, e *PythonEnv) error {
+	m := noModuleRE.FindStringSubmatch(err.Error())
+	if m == nil || sc == nil || sc.API == nil || !strings.Contains(m[1], ".") {
+		return err
+	}
+	if !slices.Contains(sc.API.Packages, strings.Split(m[1], ".")[0]) {
+		return err
+	}
+	why := "the package imports " + m[1] + ", which is not in the repository: the build generates it"
+	if e != nil && !e.Installed && e.Reason != "" {
+		why += ", and installing failed (" + e.Reason + ")"
+	}
+	return fmt.Errorf("%s\n%w", why, err)
+}
+
+// withMissingNote adds the missing modules to the reason no tool was usable.
+func withMissingNote(err error, missing []Missing) error {
+	if err == nil || len(missing) == 0 {
+		return err
+	}
+	var parts []string
+	for _, m := range missing {
+		parts = append(parts, fmt.Sprintf("%s (Debian: %s)", m.Module, m.Debian))
+	}
+	return fmt.Errorf("%w; the interpreter lacks %s (agentnet generate --install-system-deps installs them)", err, strings.Join(parts, ", "))
+}
+
+// writeFiles writes the tools' generated files into the repo directory's
+// .agentnet (the bundle's copy of the repository; the source repository is
+// never written).
+func writeFiles(dir string, tools []*Tool) error {
+	for _, t := range tools {
+		for rel, data := range t.Files {
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return fmt.Errorf("write %s: %w", rel, err)
+			}
+			if err := os.WriteFile(p, data, 0o755); err != nil {
+				return fmt.Errorf("write %s: %w", rel, err)
+			}
 		}
 	}
 	return nil

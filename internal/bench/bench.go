@@ -38,6 +38,12 @@ type Options struct {
 	Judge       string // judge (default "rules")
 	Parallel    int    // trials in flight at most (default 2)
 
+	// Submissions and BuildTimeout are a commission builder's budget:
+	// submissions at most (default 3) and time for all of them (default 30
+	// minutes).
+	Submissions  int
+	BuildTimeout time.Duration
+
 	// Self is the agentnet executable (its "serve" hosts bundles).
 	Self string
 	// Env is the environment of every process the run starts.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,10 +16,10 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/cards"
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
+	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/orchestrator"
 	"github.com/agentnet/agentnet/registry"
 	"github.com/agentnet/agentnet/tasks"
@@ -27,6 +29,12 @@ import (
 const (
 	defaultStartupTimeout = 60 * time.Second
 	defaultCaseTimeout    = 120 * time.Second
+)
+
+// The splits of a commission's cases.
+const (
+	splitDev     = "dev"
+	splitHeldout = "heldout"
 )
 
 // runCommissions evaluates every commission a resumed run does not have.
@@ -63,17 +71,49 @@ func (r *run) runCommissions(ctx context.Context) error {
 	return g.Wait()
 }
 
-// commission builds (or takes) the delivery of a commission, freezes it and
-// evaluates it on the development and the held-out cases.
+// evaluator returns the run's evaluator of deliveries.
+func (r *run) evaluator() *evaluator {
+	return &evaluator{rt: r.rt, judge: r.judge, registryURL: r.registry.URL, suiteDir: r.opts.Suite.Dir,
+		env: r.opts.Env, logger: r.opts.Logger, rel: r.store.Rel}
+}
+
+// commission has the run's builder build the commission's delivery,
+// freezes it and evaluates it on the development and held-out cases and
+// the hidden tests. With no builder (the static generator), it records the
+// task's own validation instead, never as a builder's score.
 func (r *run) commission(ctx context.Context, c *tasks.Case) (eval.TaskResult, error) {
 	res := r.base(c)
 	cr := &eval.CommissionResult{Stage: c.Stage, Baseline: c.Baseline, Cases: []eval.CaseResult{}}
 	res.Commission = cr
 	dir := r.store.TaskDir(c.ID)
+	ev := r.evaluator()
+
+	builder, err := generation.NewBuilder(generation.Config{
+		Generator: r.opts.Generator, LLM: r.opts.LLM, BuilderCmd: r.opts.BuilderCmd, Env: r.opts.Env, Logger: r.opts.Logger,
+	})
+	var nb *generation.NotBuilderError
+	switch {
+	case errors.As(err, &nb):
+		res.Status, res.Reason = eval.StatusSkipped, "no builder: "+nb.Error()
+		if c.Reference != "" || len(c.Controls) > 0 {
+			v, err := ev.validate(ctx, c, filepath.Join(dir, "validation"))
+			if err != nil {
+				return res, err
+			}
+			cr.Validation = v
+			res.Reason += "; " + validationSummary(v) + " (not a builder's score)"
+		}
+		return res, nil
+	case err != nil:
+		return res, err
+	}
+
 	delivery := filepath.Join(dir, "delivery")
 	os.RemoveAll(delivery)
-
-	why := r.deliver(ctx, c, delivery)
+	why, err := r.build(ctx, c, builder, dir, delivery, &res)
+	if err != nil {
+		return res, err
+	}
 	if why == "" {
 		sum, err := hashTree(delivery)
 		if err != nil {
@@ -81,25 +121,25 @@ func (r *run) commission(ctx context.Context, c *tasks.Case) (eval.TaskResult, e
 		}
 		cr.Delivery, cr.DeliverySHA = r.store.Rel(delivery), sum
 	}
-	scores, err := r.evaluate(ctx, c, delivery, why, cr)
+	scores, _, err := ev.evaluate(ctx, c, delivery, why, evalSpec{splits: []string{splitDev, splitHeldout}, tests: true, work: filepath.Join(dir, "eval")}, cr)
 	if err != nil {
 		return res, err
 	}
-	cr.DevResult, cr.Result = scores["dev"], scores["heldout"]
+	cr.DevResult, cr.Result = scores[splitDev], scores[splitHeldout]
 	if cr.DevResult != nil && cr.Result != nil {
-		g := *cr.DevResult - *cr.Result
+		g := round2(*cr.DevResult - *cr.Result)
 		cr.Gap = &g
 	}
 	if c.Stage == tasks.Optimization && cr.Result != nil {
 		j0 := c.Baseline
 		if j0 == nil && c.Workspace != "" {
-			// J0 is the starter's own held-out score.
+			// J0 is the starter's own held-out score, on the same cases.
 			base := &eval.CommissionResult{}
-			s, err := r.evaluate(ctx, c, filepath.Join(r.opts.Suite.Dir, c.Workspace), "", base)
+			s, _, err := ev.evaluate(ctx, c, filepath.Join(r.opts.Suite.Dir, c.Workspace), "", evalSpec{splits: []string{splitHeldout}, work: filepath.Join(dir, "baseline")}, base)
 			if err != nil {
 				return res, err
 			}
-			j0 = s["heldout"]
+			j0 = s[splitHeldout]
 			cr.Baseline = j0
 		}
 		if j0 != nil {
@@ -110,86 +150,79 @@ func (r *run) commission(ctx context.Context, c *tasks.Case) (eval.TaskResult, e
 	switch {
 	case cr.Result == nil:
 		res.Status, res.Reason = eval.StatusInfraError, "no held-out case could be evaluated"
-	case *cr.Result >= 100:
+	case cr.Tests != nil && cr.Tests.Outcome == eval.TestsError:
+		res.Status, res.Reason = eval.StatusInfraError, "hidden tests: "+cr.Tests.Detail
+	case *cr.Result >= 100 && (cr.Reward == nil || *cr.Reward == 1):
 		res.Status, res.Pass = eval.StatusPassed, true
 	default:
 		res.Status = eval.StatusFailed
-		if why != "" {
-			res.Reason = why
-		} else {
+		switch {
+		case why != "":
+			res.Status, res.Reason = eval.StatusGated, why
+		case *cr.Result < 100:
 			res.Reason = fmt.Sprintf("held-out result %.1f of 100", *cr.Result)
+		default:
+			res.Reason = fmt.Sprintf("hidden tests %s: %d of %d passed", cr.Tests.Outcome, cr.Tests.Passed, cr.Tests.Total)
 		}
 	}
 	return res, nil
 }
 
-// deliver puts the commission's delivery in dir and returns "" or why there
-// is none. The builder is the run's generator: editing and optimization
-// start from the workspace (a bundle is delivered as it is unless the
-// generator changes it; a repo is generated); creation needs a generator
-// that builds from the requirement.
-func (r *run) deliver(ctx context.Context, c *tasks.Case, dir string) string {
-	if c.Stage == tasks.Creation || c.Workspace == "" {
-		return fmt.Sprintf("no delivery: the %s generator builds agents from repositories, not from a requirement", r.opts.Generator)
-	}
-	ws := filepath.Join(r.opts.Suite.Dir, c.Workspace)
-	if _, err := os.Stat(filepath.Join(ws, bundle.FileName)); err == nil {
-		if err := copyTree(ws, dir); err != nil {
-			return "no delivery: " + err.Error()
-		}
-		return ""
-	}
-	res, err := r.generate(ctx, tasks.Repo{ID: c.ID, Source: c.Workspace})
-	if err != nil || !res.Generated {
-		return "no delivery: the workspace did not generate an agent"
-	}
-	if err := copyTree(filepath.Join(r.opts.Out, res.Bundle), dir); err != nil {
-		return "no delivery: " + err.Error()
-	}
-	return ""
+// evaluator deploys deliveries and scores them on a commission's cases and
+// hidden tests. It is safe for concurrent use on different deliveries.
+type evaluator struct {
+	rt          deploy.Runtime
+	judge       eval.Judge
+	registryURL string // the registry that validates each delivery's card
+	suiteDir    string
+	env         []string // the environment of the hidden tests
+	logger      *slog.Logger
+	rel         func(string) string // how recorded paths are written
 }
 
-// evaluate deploys the delivery in dir and scores each case 0–100. A gate
-// failure (the delivery does not start, a case crashes or times out)
-// scores 0 and is recorded as gated; a failure of the testbed is an infra
-// error and is left out of the means. It returns the mean score per split.
-func (r *run) evaluate(ctx context.Context, c *tasks.Case, dir, noDelivery string, cr *eval.CommissionResult) (map[string]*float64, error) {
-	type split struct {
-		name  string
-		cases []tasks.EvalCase
-	}
-	var splits []split
-	if c.Cases != nil {
-		splits = []split{{"dev", c.Cases.Dev.Cases}, {"heldout", c.Cases.Heldout.Cases}}
-	}
-	startup, caseTimeout := defaultStartupTimeout, defaultCaseTimeout
-	if c.Gates != nil {
-		if c.Gates.StartupTimeout.Duration > 0 {
-			startup = c.Gates.StartupTimeout.Duration
-		}
-		if c.Gates.CaseTimeout.Duration > 0 {
-			caseTimeout = c.Gates.CaseTimeout.Duration
-		}
-	}
+// evalSpec says what to evaluate a delivery on.
+type evalSpec struct {
+	splits []string // the case splits, in order
+	tests  bool     // also run the hidden tests
+	work   string   // a directory of its own for the evaluation's files
+}
+
+// evaluate deploys the delivery in dir and scores each case of the spec's
+// splits 0–100, then runs the hidden tests against the running delivery.
+// A gate failure (the delivery does not start, a case crashes or times
+// out) scores 0 and is recorded as gated; a failure of the testbed is an
+// infra error and is left out of the means. noDelivery, when not "", is
+// why there is nothing to deploy: every case is gated with it. It returns
+// the mean score per split and the gate that stopped the delivery from
+// starting, or ""; the cases and tests are recorded in cr.
+func (e *evaluator) evaluate(ctx context.Context, c *tasks.Case, dir, noDelivery string, spec evalSpec, cr *eval.CommissionResult) (map[string]*float64, string, error) {
+	startup, caseTimeout := gates(c)
 	gate := noDelivery
 	var agent *deploy.Agent
 	if gate == "" {
+		// The delivery is deployed from a copy, so that its setup never
+		// writes into a frozen delivery or the suite's tree.
+		deployed := filepath.Join(spec.work, "deployed")
+		os.RemoveAll(deployed)
+		if err := copyTree(dir, deployed); err != nil {
+			return nil, "", fmt.Errorf("copy the delivery: %w", err)
+		}
 		uctx, cancel := context.WithTimeout(ctx, startup)
-		a, err := r.rt.Up(uctx, deploy.Spec{Name: "commission-" + c.ID, Bundle: dir, Setup: true})
+		a, err := e.rt.Up(uctx, deploy.Spec{Name: "commission-" + c.ID + "-" + filepath.Base(spec.work), Bundle: deployed, Setup: true})
 		cancel()
 		switch {
 		case ctx.Err() != nil:
-			return nil, ctx.Err()
+			return nil, "", ctx.Err()
 		case err != nil:
 			gate = "startup failure: " + err.Error()
 		default:
 			agent = a
-			defer r.rt.Down(context.WithoutCancel(ctx), a)
+			defer e.rt.Down(context.WithoutCancel(ctx), a)
 		}
 	}
 	var cand orchestrator.Candidate
 	if agent != nil {
-		client := registry.NewClient(r.registry.URL)
+		client := registry.NewClient(e.registryURL)
 		rec, _, err := client.Register(ctx, agent.URL)
 		if err != nil {
 			gate = "startup failure: its card was refused: " + err.Error()
@@ -204,20 +237,21 @@ func (r *run) evaluate(ctx context.Context, c *tasks.Case, dir, noDelivery strin
 	}
 	var runner *orchestrator.Runner
 	if gate == "" {
-		runner = orchestrator.New(ownAgent{cand}, pickOnly{}, orchestrator.WithStepTimeout(caseTimeout), orchestrator.WithLogger(r.opts.Logger))
+		runner = orchestrator.New(ownAgent{cand}, pickOnly{}, orchestrator.WithStepTimeout(caseTimeout), orchestrator.WithLogger(e.logger))
 		defer runner.Close()
 	}
 	means := map[string]*float64{}
-	for _, sp := range splits {
+	for _, name := range spec.splits {
+		cases := splitCases(c, name)
 		var sum float64
 		n := 0
-		for _, ec := range sp.cases {
-			cres := eval.CaseResult{ID: ec.ID, Split: sp.name, Status: eval.StatusGated, Reason: gate}
+		for _, ec := range cases {
+			cres := eval.CaseResult{ID: ec.ID, Split: name, Status: eval.StatusGated, Reason: gate}
 			if gate == "" {
 				var err error
-				cres, err = r.evalCase(ctx, c, ec, sp.name, runner)
+				cres, err = e.evalCase(ctx, c, ec, name, runner)
 				if err != nil {
-					return nil, err
+					return nil, "", err
 				}
 			}
 			cr.Cases = append(cr.Cases, cres)
@@ -228,18 +262,63 @@ func (r *run) evaluate(ctx context.Context, c *tasks.Case, dir, noDelivery strin
 			n++
 		}
 		if n > 0 {
-			m := float64(int64(sum/float64(n)*100+0.5)) / 100
-			means[sp.name] = &m
+			m := round2(sum / float64(n))
+			means[name] = &m
 		}
 	}
-	return means, nil
+	if spec.tests && c.Tests != nil {
+		tr := &eval.TestsResult{Outcome: eval.TestsNoSubmission, Detail: gate}
+		if gate == "" {
+			tr = e.runTests(ctx, c, dir, agent.URL, filepath.Join(spec.work, "tests"))
+		}
+		if ctx.Err() != nil {
+			return nil, "", ctx.Err()
+		}
+		cr.Tests = tr
+		if tr.Outcome != eval.TestsError {
+			share, reward := 0.0, 0.0
+			if tr.Total > 0 {
+				share = round2(100 * float64(tr.Passed) / float64(tr.Total))
+			}
+			if tr.Outcome == eval.TestsPassed {
+				reward = 1
+			}
+			cr.TestsPassed, cr.Reward = &share, &reward
+		}
+	}
+	return means, gate, nil
+}
+
+// gates returns the startup and case timeouts of a commission.
+func gates(c *tasks.Case) (startup, perCase time.Duration) {
+	startup, perCase = defaultStartupTimeout, defaultCaseTimeout
+	if c.Gates != nil {
+		if c.Gates.StartupTimeout.Duration > 0 {
+			startup = c.Gates.StartupTimeout.Duration
+		}
+		if c.Gates.CaseTimeout.Duration > 0 {
+			perCase = c.Gates.CaseTimeout.Duration
+		}
+	}
+	return startup, perCase
+}
+
+// splitCases returns a commission's cases of one split.
+func splitCases(c *tasks.Case, split string) []tasks.EvalCase {
+	if c.Cases == nil {
+		return nil
+	}
+	if split == splitDev {
+		return c.Cases.Dev.Cases
+	}
+	return c.Cases.Heldout.Cases
 }
 
 // evalCase runs one commission case against the delivery.
-func (r *run) evalCase(ctx context.Context, c *tasks.Case, ec tasks.EvalCase, split string, runner *orchestrator.Runner) (eval.CaseResult, error) {
+func (e *evaluator) evalCase(ctx context.Context, c *tasks.Case, ec tasks.EvalCase, split string, runner *orchestrator.Runner) (eval.CaseResult, error) {
 	cres := eval.CaseResult{ID: ec.ID, Split: split}
 	single := tasks.Case{ID: c.ID + "-" + ec.ID, Type: tasks.Single, Repo: c.ID, Instruction: ec.Instruction, Input: ec.Input, Timeout: ec.Timeout}
-	ch, err := orchestrator.FromCase(&single, r.opts.Suite.Dir)
+	ch, err := orchestrator.FromCase(&single, e.suiteDir)
 	if err != nil {
 		return cres, err
 	}
@@ -263,12 +342,17 @@ func (r *run) evalCase(ctx context.Context, c *tasks.Case, ec tasks.EvalCase, sp
 	for _, f := range out.Output.Files {
 		output.Files = append(output.Files, tasks.File{Name: filepath.Base(f.Name), Data: f.Data})
 	}
-	v, err := r.judge.Judge(ctx, eval.Judgement{Instruction: ec.Instruction, Checks: ec.Expect, Rubric: ec.Rubric, Output: output})
+	// The case's own rubric, else the task's (with its weights).
+	rubric := ec.Rubric
+	if len(rubric) == 0 {
+		rubric = c.Rubric
+	}
+	v, err := e.judge.Judge(ctx, eval.Judgement{Instruction: ec.Instruction, Checks: ec.Expect, Rubric: rubric, Output: output})
 	if err != nil {
 		cres.Status, cres.Reason = eval.StatusInfraError, "judge: "+err.Error()
 		return cres, nil
 	}
-	cres.Status, cres.Score, cres.Reason, cres.Checks = "scored", v.Score, v.Reason, v.Checks
+	cres.Status, cres.Score, cres.Reason, cres.Checks = eval.StatusScored, v.Score, v.Reason, v.Checks
 	return cres, nil
 }
 
@@ -327,4 +411,11 @@ func copyTree(src, dst string) error {
 		}
 		return nil
 	})
+}
+
+func round2(x float64) float64 {
+	if x < 0 {
+		return -float64(int64(-x*100+0.5)) / 100
+	}
+	return float64(int64(x*100+0.5)) / 100
 }

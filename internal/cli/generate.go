@@ -20,6 +20,7 @@ func newGenerateCmd(env *Env) *cobra.Command {
 		out, gen, ref, builder string
 		attempts               int
 		all, asJSON, force     bool
+		systemDeps             bool
 		timeout                time.Duration
 	)
 	cmd := &cobra.Command{
@@ -40,12 +41,20 @@ AGENTNET_LLM_MODEL), command (an external coding agent run with --builder-cmd;
 its model traffic is metered through a local proxy set in OPENAI_BASE_URL and
 ANTHROPIC_BASE_URL).
 
+Python repositories get a virtual environment (with the system's site
+packages) built by the interpreter that sees most of their imports; the
+repository is installed into it with pip, offline, or runs from source. The
+Debian packages of missing modules are reported, and installed with apt-get
+when --install-system-deps is given. Libraries without a command line get
+skills through a wrapper generated into the bundle.
+
 Up to --attempts attempts run; generation stops at the first that passes the
 gate unless --all-attempts (for Pass@k). Each attempt's record and log are
 kept in DIR/.agentnet/attempts/N. The exit status is 0 when an attempt
 passed, 1 when none did.`,
 		Example: `  agentnet generate ./tools/textkit --out out/textkit
   agentnet generate https://github.com/owner/tool.git --ref v1.2.0 --out out/tool
+  agentnet generate ./pylib --out out/pylib --install-system-deps
   agentnet generate ./repo --out out/repo --generator llm --attempts 3 --all-attempts --json
   agentnet generate ./repo --out out/repo --generator command --builder-cmd 'claude -p "$(cat {prompt_file})"'`,
 		Args: exactArgs(1, "REPO"),
@@ -72,6 +81,7 @@ passed, 1 when none did.`,
 			cfg := generation.Config{
 				Repo: repo, Ref: ref, Out: out, Generator: gen, Attempts: attempts, AllAttempts: all,
 				Force: force, Timeout: timeout, Env: env.childEnv(), Logger: env.logger(), BuilderCmd: builder,
+				InstallSystemDeps: systemDeps,
 			}
 			if cfg.Env == nil {
 				cfg.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
@@ -121,6 +131,7 @@ passed, 1 when none did.`,
 	f.DurationVar(&timeout, "timeout", generation.DefaultTimeout, "time budget of one attempt")
 	f.BoolVar(&force, "force", false, "replace the contents of a non-empty --out directory")
 	f.BoolVar(&asJSON, "json", false, "print the attempts as JSON")
+	f.BoolVar(&systemDeps, "install-system-deps", false, "install the Debian packages of missing Python modules with apt-get (needs root)")
 	return cmd
 }
 

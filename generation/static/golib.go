@@ -1,0 +1,741 @@
+package static
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/agentnet/agentnet/bundle"
+)
+
+// goArg is how the Go wrapper builds one argument.
+type goArg struct {
+	name   string // the schema's name
+	gtype  string // the kind: string, bool, int, int64, float64, strings, ints, floats, bytes, reader, duration
+	conv   string // a conversion to the declared type, "" for none ("lib.Unit", "int32")
+	spread bool   // variadic
+}
+
+// goCall is one skill of the Go wrapper: a function of a package, or a
+// method of a value a constructor function makes.
+type goCall struct {
+	id       string
+	pkg      string // import path
+	ctor     string // constructor function, for a method
+	ctorArgs []goArg
+	ctorErr  bool
+	fn       string // function or method name
+	args     []goArg
+	results  int // values before the error
+	hasErr   bool
+}
+
+// goLibraryTool makes the tool of a Go library (a module without a main
+// package): exported functions with simple parameter types (strings,
+// numbers, booleans, lists of them, files as []byte or io.Reader), and
+// exported methods of values built by such a function, become skills run
+// by a main package generated into the bundle and built there against the
+// repository (dependencies through the module proxy).
+func goLibraryTool(r *repo, name string) *Tool {
+	data, ok := r.read("go.mod", 64<<10)
+	if !ok {
+		return nil
+	}
+	module, goVersion := "", ""
+	for _, ln := range strings.Split(string(data), "\n") {
+		f := strings.Fields(ln)
+		if len(f) >= 2 && f[0] == "module" {
+			module = strings.Trim(f[1], `"`)
+		}
+		if len(f) >= 2 && f[0] == "go" {
+			goVersion = f[1]
+		}
+	}
+	if module == "" {
+		return nil
+	}
+	dirs := map[string][]string{}
+	for _, f := range r.files {
+		if strings.HasSuffix(f, ".go") && !strings.HasSuffix(f, "_test.go") && !skipGoDir(path.Dir(f)) && !isInternal(path.Dir(f)) {
+			dirs[path.Dir(f)] = append(dirs[path.Dir(f)], f)
+		}
+	}
+	var caps []*capability
+	calls := map[*capability]*goCall{}
+	order := 0
+	for _, dir := range sortedKeys(dirs) {
+		fset := token.NewFileSet()
+		var files []*ast.File
+		for _, f := range dirs[dir] {
+			src, ok := r.read(f, 2<<20)
+			if !ok {
+				continue
+			}
+			af, err := parser.ParseFile(fset, f, src, parser.ParseComments)
+			if err != nil || af.Name.Name == "main" || strings.HasSuffix(af.Name.Name, "_test") || buildIgnored(af) {
+				continue
+			}
+			files = append(files, af)
+		}
+		if len(files) == 0 {
+			continue
+		}
+		imp := module
+		if dir != "." {
+			imp = module + "/" + dir
+		}
+		for _, c := range goPackageCaps(files, imp, dir == ".") {
+			c.cap.order = order
+			order++
+			caps = append(caps, c.cap)
+			calls[c.cap] = c.call
+		}
+	}
+	caps = mergeVariants(caps)
+	sort.SliceStable(caps, func(i, j int) bool {
+		if caps[i].score != caps[j].score {
+			return caps[i].score > caps[j].score
+		}
+		return caps[i].order < caps[j].order
+	})
+	if len(caps) > maxLibrarySkills {
+		caps = caps[:maxLibrarySkills]
+	}
+	sort.SliceStable(caps, func(i, j int) bool { return caps[i].order < caps[j].order })
+	if len(caps) == 0 {
+		return nil
+	}
+	prog := sanitizeProg(name) + "-skills"
+	wdir := wrapperDir + "/go/" + sanitizeProg(name)
+	bin := "{{repo}}/" + path.Join(wdir, "bin", prog)
+	var skills []bundle.Skill
+	var used []*goCall
+	for _, c := range caps {
+		sk := bundle.Skill{ID: c.id, Name: c.name, Description: c.desc}
+		sk.Params = map[string]any{"type": "object", "properties": c.props}
+		if len(c.required) > 0 {
+			sk.Params["required"] = c.required
+		}
+		skills = append(skills, sk)
+		used = append(used, calls[c])
+	}
+	dedupeIDs(skills)
+	for i := range skills {
+		used[i].id = skills[i].ID
+		run := []string{bin, skills[i].ID}
+		for _, a := range append(append([]goArg{}, used[i].ctorArgs...), used[i].args...) {
+			run = append(run, "--"+a.name+"={{"+a.name+"}}")
+		}
+		skills[i].Run = bundle.Command(run)
+	}
+	src, err := goWrapper(name, used)
+	if err != nil {
+		return nil
+	}
+	if goVersion == "" {
+		goVersion = "1.21"
+	}
+	rel := strings.TrimSuffix(strings.Repeat("../", strings.Count(wdir, "/")+1), "/") // from the wrapper dir back to the repo
+	gomod := fmt.Sprintf("module agentnet.local/skills/%s\n\ngo %s\n\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %s => %s\n", strings.ReplaceAll(sanitizeProg(name), ".", "-"), goVersion, module, module, rel)
+	files := map[string][]byte{wdir + "/main.go": src, wdir + "/go.mod": []byte(gomod)}
+	if sum, ok := r.read("go.sum", 4<<20); ok {
+		files[wdir+"/go.sum"] = sum
+	}
+	from := wdir
+	return &Tool{
+		Name:   sanitizeProg(name),
+		Kind:   "go-library",
+		Source: module,
+		Prog:   []string{bin},
+		// -mod=mod lets the build add the library's requirements to the
+		// wrapper's go.mod, fetching them through the module proxy.
+		Setup:  [][]string{{"go", "build", "-C", from, "-mod=mod", "-trimpath", "-o", "bin/" + prog, "."}},
+		Check:  []string{bin, "--check"},
+		Root:   &Command{},
+		Skills: skills,
+		Files:  files,
+	}
+}
+
+func isInternal(dir string) bool {
+	for _, p := range strings.Split(dir, "/") {
+		if p == "internal" || p == "cmd" {
+			return true
+		}
+	}
+	return false
+}
+
+type goCap struct {
+	cap  *capability
+	call *goCall
+}
+
+// goPackageCaps reads one package's exported functions and methods.
+func goPackageCaps(files []*ast.File, imp string, root bool) []goCap {
+	named := map[string]string{} // type name → basic kind, for type Unit string
+	structs := map[string]bool{}
+	for _, af := range files {
+		for _, d := range af.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				ts := sp.(*ast.TypeSpec)
+				if id, ok := ts.Type.(*ast.Ident); ok && ts.Name.IsExported() && basicKinds[id.Name] != "" {
+					named[ts.Name.Name] = id.Name
+				}
+				if _, ok := ts.Type.(*ast.StructType); ok && ts.Name.IsExported() {
+					structs[ts.Name.Name] = true
+				}
+			}
+		}
+	}
+	pkgName := files[0].Name.Name
+	var funcs []*ast.FuncDecl
+	methods := map[string][]*ast.FuncDecl{}
+	for _, af := range files {
+		for _, d := range af.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || !fd.Name.IsExported() || fd.Type.TypeParams != nil {
+				continue
+			}
+			if fd.Recv == nil {
+				funcs = append(funcs, fd)
+			} else if len(fd.Recv.List) == 1 {
+				t := fd.Recv.List[0].Type
+				if st, ok := t.(*ast.StarExpr); ok {
+					t = st.X
+				}
+				if id, ok := t.(*ast.Ident); ok {
+					methods[id.Name] = append(methods[id.Name], fd)
+				}
+			}
+		}
+	}
+	vis := 2
+	if root {
+		vis = 3
+	}
+	var out []goCap
+	ctors := map[string]*ast.FuncDecl{}
+	for _, fd := range funcs {
+		if strings.HasPrefix(fd.Name.Name, "Must") || goHelperRE(fd.Name.Name) {
+			continue
+		}
+		args, props, req, ok := goArgs(fd.Type.Params, fd.Doc, named, pkgName, map[string]bool{})
+		if !ok || len(args) == 0 {
+			continue
+		}
+		n, hasErr, ok := goResults(fd.Type.Results)
+		if !ok || n == 0 {
+			continue
+		}
+		if t := goReturnsType(fd.Type.Results); t != "" && structs[t] && len(methods[t]) > 0 {
+			if prev, ok := ctors[t]; !ok || len(fd.Type.Params.List) < len(prev.Type.Params.List) {
+				ctors[t] = fd
+			}
+		}
+		c := &capability{stem: stemOf(snake(fd.Name.Name)), props: props, required: req}
+		c.id = skillID(kebab(fd.Name.Name))
+		c.name = words(fd.Name.Name)
+		c.desc = goDocSentence(fd.Doc, fd.Name.Name)
+		if c.desc == "" {
+			c.desc = sentence(fmt.Sprintf("%s of the given %s", words(fd.Name.Name), joinWords(goArgNames(args))))
+		}
+		c.score = vis + docScore(fd.Doc.Text()) + len(req)
+		out = append(out, goCap{cap: c, call: &goCall{pkg: imp, fn: fd.Name.Name, args: args, results: n, hasErr: hasErr}})
+	}
+	// Methods of values a constructor builds from simple arguments.
+	for _, t := range sortedKeys(ctors) {
+		ctor := ctors[t]
+		used := map[string]bool{}
+		cargs, cprops, creq, _ := goArgs(ctor.Type.Params, ctor.Doc, named, pkgName, used)
+		_, ctorErr, _ := goResults(ctor.Type.Results)
+		for _, m := range methods[t] {
+			if goHelperRE(m.Name.Name) || m.Name.Name == "String" || m.Name.Name == "Error" {
+				continue
+			}
+			u := clone(used)
+			args, props, req, ok := goArgs(m.Type.Params, m.Doc, named, pkgName, u)
+			if !ok {
+				continue
+			}
+			n, hasErr, ok := goResults(m.Type.Results)
+			if !ok || n == 0 {
+				continue
+			}
+			c := &capability{stem: words(t) + " " + stemOf(snake(m.Name.Name)), props: mergeProps(cprops, props), required: append(append([]any{}, creq...), req...)}
+			c.id = skillID(kebab(t), kebab(m.Name.Name))
+			c.name = words(t) + " " + words(m.Name.Name)
+			c.desc = goDocSentence(m.Doc, m.Name.Name)
+			if len(strings.Fields(c.desc)) < 5 {
+				c.desc = strings.TrimSpace(c.desc + " " + sentence(fmt.Sprintf("%s of a %s built by %s", words(m.Name.Name), t, ctor.Name.Name)))
+			}
+			c.score = vis + docScore(m.Doc.Text()) + len(c.required)
+			out = append(out, goCap{cap: c, call: &goCall{pkg: imp, ctor: ctor.Name.Name, ctorArgs: cargs, ctorErr: ctorErr, fn: m.Name.Name, args: args, results: n, hasErr: hasErr}})
+		}
+	}
+	return out
+}
+
+func goHelperRE(name string) bool { return helperNameRE.MatchString(snake(name)) }
+
+// snake turns MixedCaps into snake_case: "ParseFormula" → "parse_formula".
+func snake(id string) string { return strings.ReplaceAll(words(id), " ", "_") }
+
+var basicKinds = map[string]string{
+	"string": "string", "bool": "boolean", "int": "integer", "int8": "integer", "int16": "integer", "int32": "integer",
+	"int64": "integer", "uint": "integer", "uint8": "integer", "uint16": "integer", "uint32": "integer", "uint64": "integer",
+	"float32": "number", "float64": "number", "rune": "integer", "byte": "integer",
+}
+
+// goArgs maps a parameter list; ok is false when a parameter has a type
+// the wrapper cannot build.
+func goArgs(fl *ast.FieldList, doc *ast.CommentGroup, named map[string]string, pkg string, used map[string]bool) ([]goArg, map[string]any, []any, bool) {
+	props := map[string]any{}
+	var args []goArg
+	var req []any
+	i := 0
+	for _, f := range fl.List {
+		names := f.Names
+		if len(names) == 0 {
+			names = []*ast.Ident{{Name: fmt.Sprintf("arg%d", i)}}
+		}
+		for _, n := range names {
+			i++
+			typ := f.Type
+			spread := false
+			if el, ok := typ.(*ast.Ellipsis); ok {
+				typ, spread = &ast.ArrayType{Elt: el.Elt}, true
+			}
+			a, schema, ok := goArgType(typ, named, pkg)
+			if !ok {
+				return nil, nil, nil, false
+			}
+			a.spread = spread
+			name := strings.ToLower(snake(n.Name))
+			if name == "" || name == "_" {
+				name = fmt.Sprintf("arg%d", i)
+			}
+			if bundle.IsBuiltin(name) {
+				name += "_value"
+			}
+			for used[name] {
+				name += "_arg"
+			}
+			used[name] = true
+			a.name = name
+			if a.gtype == "string" && outParamRE.MatchString(name) {
+				schema["description"] = "A file name: the file is written in the task's work directory and returned."
+			} else if a.gtype == "string" && pathParamRE.MatchString(name) {
+				schema["format"] = "path"
+			}
+			props[name] = schema
+			if a.gtype != "bool" && !spread {
+				req = append(req, name)
+			}
+			args = append(args, a)
+		}
+	}
+	return args, props, req, true
+}
+
+func goArgType(e ast.Expr, named map[string]string, pkg string) (goArg, map[string]any, bool) {
+	switch t := e.(type) {
+	case *ast.Ident:
+		if k := basicKinds[t.Name]; k != "" {
+			a := goArg{gtype: goKind(t.Name)}
+			if a.gtype != t.Name {
+				a.conv = t.Name
+			}
+			return a, map[string]any{"type": k}, true
+		}
+		if b, ok := named[t.Name]; ok {
+			return goArg{gtype: goKind(b), conv: "lib." + t.Name}, map[string]any{"type": basicKinds[b]}, true
+		}
+	case *ast.ArrayType:
+		if t.Len != nil {
+			return goArg{}, nil, false
+		}
+		if id, ok := t.Elt.(*ast.Ident); ok {
+			switch {
+			case id.Name == "byte":
+				return goArg{gtype: "bytes"}, map[string]any{"type": "string", "format": "path"}, true
+			case id.Name == "string":
+				return goArg{gtype: "strings"}, map[string]any{"type": "array", "items": map[string]any{"type": "string"}}, true
+			case id.Name == "int":
+				return goArg{gtype: "ints"}, map[string]any{"type": "array", "items": map[string]any{"type": "integer"}}, true
+			case id.Name == "float64":
+				return goArg{gtype: "floats"}, map[string]any{"type": "array", "items": map[string]any{"type": "number"}}, true
+			}
+		}
+	case *ast.SelectorExpr:
+		if x, ok := t.X.(*ast.Ident); ok {
+			switch x.Name + "." + t.Sel.Name {
+			case "io.Reader":
+				return goArg{gtype: "reader"}, map[string]any{"type": "string", "format": "path"}, true
+			case "time.Duration":
+				return goArg{gtype: "duration"}, map[string]any{"type": "string", "description": "A duration such as 90s or 1h30m."}, true
+			}
+		}
+	}
+	return goArg{}, nil, false
+}
+
+// goKind is the helper kind for a basic type: its integer and float
+// variants are read as int64 and float64 and converted.
+func goKind(basic string) string {
+	switch basicKinds[basic] {
+	case "integer":
+		return "int64"
+	case "number":
+		return "float64"
+	case "boolean":
+		return "bool"
+	}
+	return "string"
+}
+
+// goResults counts a function's results before a trailing error; ok is
+// false for results the wrapper cannot print (functions, channels).
+func goResults(fl *ast.FieldList) (n int, hasErr, ok bool) {
+	if fl == nil {
+		return 0, false, true
+	}
+	var types []ast.Expr
+	for _, f := range fl.List {
+		k := max(1, len(f.Names))
+		for range k {
+			types = append(types, f.Type)
+		}
+	}
+	for i, t := range types {
+		if id, ok := t.(*ast.Ident); ok && id.Name == "error" && i == len(types)-1 {
+			hasErr = true
+			continue
+		}
+		switch t.(type) {
+		case *ast.FuncType, *ast.ChanType:
+			return 0, false, false
+		}
+		n++
+	}
+	return n, hasErr, n <= 2
+}
+
+// goReturnsType is the name of the package type a function returns first
+// (T or *T), or "".
+func goReturnsType(fl *ast.FieldList) string {
+	if fl == nil || len(fl.List) == 0 {
+		return ""
+	}
+	t := fl.List[0].Type
+	if st, ok := t.(*ast.StarExpr); ok {
+		t = st.X
+	}
+	if id, ok := t.(*ast.Ident); ok && id.IsExported() {
+		return id.Name
+	}
+	return ""
+}
+
+// goDocSentence turns a Go doc comment ("Distance returns the edit
+// distance of a and b.") into a description ("Returns the edit distance of
+// a and b.").
+func goDocSentence(doc *ast.CommentGroup, name string) string {
+	text := strings.TrimSpace(doc.Text())
+	if text == "" {
+		return ""
+	}
+	s := firstSentences(firstParagraph(text), 2, 300)
+	for _, p := range []string{name + " ", "The " + name + " ", "A " + name + " "} {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			s = rest
+			break
+		}
+	}
+	return sentence(s)
+}
+
+func goArgNames(as []goArg) []string {
+	var out []string
+	for _, a := range as {
+		out = append(out, strings.ReplaceAll(a.name, "_", " "))
+	}
+	return out
+}
+
+// goWrapper writes the main package that performs each skill's call.
+func goWrapper(name string, calls []*goCall) ([]byte, error) {
+	var b bytes.Buffer
+	imports := map[string]string{}
+	var paths []string
+	for _, c := range calls {
+		if _, ok := imports[c.pkg]; !ok {
+			imports[c.pkg] = fmt.Sprintf("lib%d", len(imports))
+			paths = append(paths, c.pkg)
+		}
+	}
+	fmt.Fprintf(&b, "// Code generated by agentnet's static generator. DO NOT EDIT.\n\n")
+	fmt.Fprintf(&b, "// Command %s-skills runs the skills of the Go library %s:\n//\n//\t%s-skills SKILL --param=value ...\n//\t%s-skills --check\npackage main\n\n", sanitizeProg(name), name, sanitizeProg(name), sanitizeProg(name))
+	b.WriteString("import (\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"io\"\n\t\"os\"\n\t\"strconv\"\n\t\"strings\"\n\t\"time\"\n\n")
+	for _, p := range paths {
+		fmt.Fprintf(&b, "\t%s %q\n", imports[p], p)
+	}
+	b.WriteString(")\n\n")
+	b.WriteString("var (\n\t_ = io.EOF\n\t_ = time.Second\n\t_ = strings.TrimSpace\n\t_ = strconv.Itoa\n)\n\n")
+	var ids []string
+	for _, c := range calls {
+		ids = append(ids, c.id)
+	}
+	fmt.Fprintf(&b, "var skills = %#v\n\n", ids)
+	b.WriteString("func main() {\n\tif len(os.Args) == 2 && os.Args[1] == \"--check\" {\n\t\tfmt.Printf(\"ok: %d skills\\n\", len(skills))\n\t\treturn\n\t}\n")
+	b.WriteString("\tif len(os.Args) < 2 {\n\t\tfail(fmt.Errorf(\"usage: %s SKILL [--name=value ...]; skills: %s\", os.Args[0], strings.Join(skills, \", \")))\n\t}\n")
+	b.WriteString("\ta := parse(os.Args[2:])\n\tswitch os.Args[1] {\n")
+	for _, c := range calls {
+		lib := imports[c.pkg]
+		fmt.Fprintf(&b, "\tcase %q:\n", c.id)
+		recv := lib
+		if c.ctor != "" {
+			fmt.Fprintf(&b, "\t\tobj")
+			if c.ctorErr {
+				b.WriteString(", err")
+			}
+			fmt.Fprintf(&b, " := %s.%s(%s)\n", lib, c.ctor, goCallArgs(c.ctorArgs, lib))
+			if c.ctorErr {
+				b.WriteString("\t\tcheck(err)\n")
+			}
+			recv = "obj"
+		}
+		var res []string
+		for i := range c.results {
+			res = append(res, fmt.Sprintf("r%d", i))
+		}
+		lhs := append([]string{}, res...)
+		if c.hasErr {
+			lhs = append(lhs, "err")
+		}
+		fmt.Fprintf(&b, "\t\t%s := %s.%s(%s)\n", strings.Join(lhs, ", "), recv, c.fn, goCallArgs(c.args, lib))
+		if c.hasErr {
+			b.WriteString("\t\tcheck(err)\n")
+		}
+		fmt.Fprintf(&b, "\t\temit(%q, %s)\n", c.id, strings.Join(res, ", "))
+	}
+	b.WriteString("\tdefault:\n\t\tfail(fmt.Errorf(\"unknown skill %q (skills: %s)\", os.Args[1], strings.Join(skills, \", \")))\n\t}\n}\n\n")
+	b.WriteString(goWrapperRuntime)
+	src, err := format.Source(b.Bytes())
+	if err != nil {
+		return nil, fmt.Errorf("go wrapper: %w\n%s", err, b.Bytes())
+	}
+	return src, nil
+}
+
+func goCallArgs(args []goArg, lib string) string {
+	var parts []string
+	for _, a := range args {
+		var expr string
+		switch a.gtype {
+		case "string":
+			expr = fmt.Sprintf("a.str(%q)", a.name)
+		case "bool":
+			expr = fmt.Sprintf("a.boolean(%q)", a.name)
+		case "int64":
+			expr = fmt.Sprintf("a.integer(%q)", a.name)
+		case "float64":
+			expr = fmt.Sprintf("a.number(%q)", a.name)
+		case "strings":
+			expr = fmt.Sprintf("a.strs(%q)", a.name)
+		case "ints":
+			expr = fmt.Sprintf("a.ints(%q)", a.name)
+		case "floats":
+			expr = fmt.Sprintf("a.floats(%q)", a.name)
+		case "bytes":
+			expr = fmt.Sprintf("a.file(%q)", a.name)
+		case "reader":
+			expr = fmt.Sprintf("a.open(%q)", a.name)
+		case "duration":
+			expr = fmt.Sprintf("a.duration(%q)", a.name)
+		}
+		if a.conv != "" {
+			conv := strings.Replace(a.conv, "lib.", lib+".", 1)
+			expr = conv + "(" + expr + ")"
+		}
+		if a.spread {
+			expr += "..."
+		}
+		parts = append(parts, expr)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// goWrapperRuntime is the generated main package's argument parsing and
+// output.
+const goWrapperRuntime = `type args map[string]string
+
+func parse(argv []string) args {
+	a := args{}
+	for _, s := range argv {
+		k, v, ok := strings.Cut(strings.TrimPrefix(s, "--"), "=")
+		if !ok || !strings.HasPrefix(s, "--") {
+			fail(fmt.Errorf("bad argument %q: want --name=value", s))
+		}
+		a[k] = v
+	}
+	return a
+}
+
+func (a args) str(name string) string {
+	v, ok := a[name]
+	if !ok {
+		fail(fmt.Errorf("missing argument --%s", name))
+	}
+	return v
+}
+
+func (a args) boolean(name string) bool {
+	v, ok := a[name]
+	if !ok {
+		return false
+	}
+	b, err := strconv.ParseBool(strings.TrimSpace(v))
+	check(err)
+	return b
+}
+
+func (a args) integer(name string) int64 {
+	s := strings.TrimSpace(a.str(name))
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		f, ferr := strconv.ParseFloat(s, 64)
+		if ferr != nil || f != float64(int64(f)) {
+			fail(fmt.Errorf("--%s: %q is not an integer", name, s))
+		}
+		n = int64(f)
+	}
+	return n
+}
+
+func (a args) number(name string) float64 {
+	f, err := strconv.ParseFloat(strings.TrimSpace(a.str(name)), 64)
+	if err != nil {
+		fail(fmt.Errorf("--%s: %q is not a number", name, a.str(name)))
+	}
+	return f
+}
+
+// list reads a JSON array, or else one item per line.
+func (a args) list(name string) []string {
+	v, ok := a[name]
+	if !ok {
+		return nil
+	}
+	var items []interface{}
+	if json.Unmarshal([]byte(v), &items) == nil {
+		out := make([]string, len(items))
+		for i, it := range items {
+			if s, ok := it.(string); ok {
+				out[i] = s
+			} else {
+				b, _ := json.Marshal(it)
+				out[i] = string(b)
+			}
+		}
+		return out
+	}
+	var out []string
+	for _, ln := range strings.Split(v, "\n") {
+		if strings.TrimSpace(ln) != "" {
+			out = append(out, strings.TrimSpace(ln))
+		}
+	}
+	return out
+}
+
+func (a args) strs(name string) []string { return a.list(name) }
+
+func (a args) ints(name string) []int {
+	var out []int
+	for _, s := range a.list(name) {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		check(err)
+		out = append(out, n)
+	}
+	return out
+}
+
+func (a args) floats(name string) []float64 {
+	var out []float64
+	for _, s := range a.list(name) {
+		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		check(err)
+		out = append(out, f)
+	}
+	return out
+}
+
+func (a args) file(name string) []byte {
+	b, err := os.ReadFile(a.str(name))
+	check(err)
+	return b
+}
+
+func (a args) open(name string) io.Reader {
+	f, err := os.Open(a.str(name))
+	check(err)
+	return f
+}
+
+func (a args) duration(name string) time.Duration {
+	d, err := time.ParseDuration(strings.TrimSpace(a.str(name)))
+	check(err)
+	return d
+}
+
+// emit prints a result: text as it is, bytes into a file, anything else as
+// JSON.
+func emit(skill string, vals ...interface{}) {
+	if len(vals) == 1 {
+		switch v := vals[0].(type) {
+		case string:
+			fmt.Println(strings.TrimRight(v, "\n"))
+			return
+		case []byte:
+			name := skill + ".out"
+			check(os.WriteFile(name, v, 0o644))
+			fmt.Println("wrote " + name)
+			return
+		case fmt.Stringer:
+			if b, err := json.Marshal(v); err == nil && (string(b) == "{}" || !strings.HasPrefix(string(b), "{")) {
+				fmt.Println(v.String())
+				return
+			}
+		}
+	}
+	var out interface{} = vals
+	if len(vals) == 1 {
+		out = vals[0]
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	check(err)
+	fmt.Println(string(b))
+}
+
+func check(err error) {
+	if err != nil {
+		fail(err)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "error:", err)
+	os.Exit(1)
+}
+`

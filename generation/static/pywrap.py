@@ -1,0 +1,218 @@
+
+# The calls behind each skill follow SPEC: import the module, take the
+# function or class, build the object (for a class), then call or read the
+# member. Arguments come as --name=value; the result is printed as text
+# (a string) or JSON, and bytes are written to a file in the work directory.
+
+import asyncio
+import dataclasses
+import datetime
+import decimal
+import enum
+import fractions
+import importlib
+import inspect
+import io
+import json
+import math
+import os
+import pathlib
+import sys
+
+
+def convert(p, raw):
+    conv = p["conv"]
+    if conv in ("str", "outpath"):
+        return raw
+    if conv == "path":
+        return raw
+    if conv == "int":
+        try:
+            return int(raw)
+        except ValueError:
+            f = float(raw)
+            if not f.is_integer():
+                raise
+            return int(f)
+    if conv in ("float", "decimal"):
+        return float(raw)
+    if conv == "bool":
+        return raw.strip().lower() in ("1", "true", "yes", "on")
+    if conv == "json":
+        try:
+            return json.loads(raw)
+        except ValueError:
+            return [line for line in raw.splitlines() if line.strip()]
+    if conv == "textio":
+        return open(raw, encoding="utf-8", errors="replace")
+    if conv == "binaryio":
+        return open(raw, "rb")
+    if conv == "bytes":
+        with open(raw, "rb") as fh:
+            return fh.read()
+    if conv == "date":
+        return datetime.date.fromisoformat(raw.strip())
+    if conv == "datetime":
+        return datetime.datetime.fromisoformat(raw.strip())
+    # auto: a JSON value when it reads as one, else the text.
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def arguments(params, given):
+    pos, kw = [], {}
+    for p in params:
+        if p["name"] not in given:
+            continue
+        v = convert(p, given[p["name"]])
+        if p.get("star"):
+            pos.extend(v if isinstance(v, list) else [v])
+        elif p.get("pos"):
+            pos.append(v)
+        else:
+            kw[p["py"]] = v
+    return pos, kw
+
+
+def settle(v):
+    if inspect.isawaitable(v):
+        return asyncio.run(v) if inspect.iscoroutine(v) else asyncio.get_event_loop().run_until_complete(v)
+    return v
+
+
+def jsonable(x, depth=0):
+    if depth > 8:
+        return str(x)
+    if x is None or isinstance(x, (bool, int, str)):
+        return x
+    if isinstance(x, float):
+        return x if math.isfinite(x) else str(x)
+    if isinstance(x, (decimal.Decimal, fractions.Fraction)):
+        return float(x)
+    if isinstance(x, enum.Enum):
+        return jsonable(x.value, depth + 1)
+    if isinstance(x, (datetime.date, datetime.time)):
+        return x.isoformat()
+    if isinstance(x, datetime.timedelta):
+        return x.total_seconds()
+    if isinstance(x, (pathlib.PurePath, complex)):
+        return str(x)
+    if isinstance(x, (bytes, bytearray)):
+        return x.decode("utf-8", errors="replace")
+    if isinstance(x, dict):
+        return {str(k): jsonable(v, depth + 1) for k, v in x.items()}
+    if hasattr(x, "_asdict") and callable(x._asdict):
+        return jsonable(x._asdict(), depth + 1)
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        out = {f.name: jsonable(getattr(x, f.name), depth + 1) for f in dataclasses.fields(x) if not f.name.startswith("_")}
+        out.update(properties(x, depth, skip=out))
+        return out
+    if isinstance(x, (list, tuple, set, frozenset)) or inspect.isgenerator(x) or hasattr(x, "__next__"):
+        items = []
+        for i, v in enumerate(x):
+            if i >= 10000:
+                break
+            items.append(jsonable(v, depth + 1))
+        return items
+    for name in ("to_dict", "as_dict", "todict", "dict"):
+        fn = getattr(x, name, None)
+        if callable(fn):
+            try:
+                return jsonable(fn(), depth + 1)
+            except TypeError:
+                pass
+    if hasattr(x, "__dict__") or properties(x, depth):
+        out = {k: jsonable(v, depth + 1) for k, v in vars(x).items() if not k.startswith("_")} if hasattr(x, "__dict__") else {}
+        out.update(properties(x, depth, skip=out))
+        if out:
+            return out
+    if hasattr(x, "__iter__") and not isinstance(x, str):
+        try:
+            return [jsonable(v, depth + 1) for v in x]
+        except TypeError:
+            pass
+    return str(x)
+
+
+def properties(x, depth, skip=()):
+    out = {}
+    for cls in type(x).__mro__:
+        for k, v in vars(cls).items():
+            if k.startswith("_") or k in skip or k in out or not isinstance(v, property):
+                continue
+            try:
+                out[k] = jsonable(getattr(x, k), depth + 1)
+            except Exception:
+                pass
+    return out
+
+
+def emit(result, call, given, skill):
+    if isinstance(result, (bytes, bytearray)):
+        ext = ".png" if result[:8] == b"\x89PNG\r\n\x1a\n" else ".pdf" if result[:5] == b"%PDF-" else ".gif" if result[:4] == b"GIF8" else ".jpg" if result[:3] == b"\xff\xd8\xff" else ".bin"
+        name = skill + ext
+        with open(name, "wb") as fh:
+            fh.write(result)
+        print("wrote " + name)
+        return
+    if result is None:
+        outs = [given[p["name"]] for p in call.get("params", []) + call.get("ctor_params", []) if p["conv"] == "outpath" and p["name"] in given]
+        print("wrote " + ", ".join(outs) if outs else "done")
+        return
+    if isinstance(result, str):
+        sys.stdout.write(result if result.endswith("\n") else result + "\n")
+        return
+    print(json.dumps(jsonable(result), indent=2, ensure_ascii=False))
+
+
+def check():
+    """Imports every module and resolves every name the skills use."""
+    for skill, call in sorted(SPEC.items()):
+        target = getattr(importlib.import_module(call["module"]), call["target"])
+        if call.get("ctor") and call["ctor"] != "__init__":
+            getattr(target, call["ctor"])
+        if call.get("member"):
+            getattr(target, call["member"])
+    print("ok: %d skills, modules %s" % (len(SPEC), ", ".join(sorted({c["module"] for c in SPEC.values()}))))
+    return 0
+
+
+def main(argv):
+    if argv == ["--check"]:
+        return check()
+    if len(argv) < 1 or argv[0] not in SPEC:
+        sys.stderr.write("usage: %s SKILL [--name=value ...]; skills: %s\n" % (os.path.basename(sys.argv[0]), ", ".join(sorted(SPEC))))
+        return 2
+    skill, call = argv[0], SPEC[argv[0]]
+    given = {}
+    for a in argv[1:]:
+        if not a.startswith("--") or "=" not in a:
+            sys.stderr.write("bad argument %r: want --name=value\n" % a)
+            return 2
+        k, _, v = a[2:].partition("=")
+        given[k] = v
+    mod = importlib.import_module(call["module"])
+    target = getattr(mod, call["target"])
+    if call.get("ctor"):
+        pos, kw = arguments(call.get("ctor_params", []), given)
+        obj = settle(target(*pos, **kw) if call["ctor"] == "__init__" else getattr(target, call["ctor"])(*pos, **kw))
+        kind = call.get("member_kind")
+        if kind == "attr":
+            result = getattr(obj, call["member"])
+        elif kind == "call":
+            pos, kw = arguments(call.get("params", []), given)
+            result = getattr(obj, call["member"])(*pos, **kw)
+        else:
+            result = obj
+    else:
+        pos, kw = arguments(call.get("params", []), given)
+        result = target(*pos, **kw)
+    result = settle(result)
+    emit(result, call, given, skill)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,3 @@
+module example.com/geokit
+
+go 1.22

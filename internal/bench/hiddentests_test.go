@@ -1,0 +1,76 @@
+package bench
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentnet/agentnet/eval"
+	"github.com/agentnet/agentnet/tasks"
+)
+
+// TestRunTests runs real hidden test commands against a delivery and reads
+// their results: go test -json, Python unittest, JUnit XML, a plain exit
+// status, and a command that outlives its budget (killed, with the helper
+// it started in the background).
+func TestRunTests(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("runs go test and python3")
+	}
+	e := &evaluator{suiteDir: "testdata/hidden", env: os.Environ()}
+	delivery := "testdata/commission/reference"
+	tests := []struct {
+		name    string
+		dir     string
+		command []string
+		timeout time.Duration
+		want    eval.TestsResult
+	}{
+		{"go test -json", "gotest", []string{"go", "test", "-json", "./..."}, 0, eval.TestsResult{
+			Outcome: eval.TestsFailed, Passed: 1, Total: 3, Format: "go-test-json",
+			Failed: []string{"example.com/hidden TestAlwaysFails", "example.com/hidden TestAlwaysFails/sub"}}},
+		{"unittest", "unittest", []string{"python3", "-m", "unittest", "-v"}, 0, eval.TestsResult{
+			Outcome: eval.TestsFailed, Passed: 2, Total: 3, Format: "unittest", Failed: []string{"test_hidden.Hidden.test_wrong"}}},
+		{"junit", "junit", []string{"cat", "report.xml"}, 0, eval.TestsResult{
+			Outcome: eval.TestsFailed, Passed: 1, Total: 3, Format: "junit", Failed: []string{"api.answer", "api.errors"}}},
+		{"exit status", "junit", []string{"true"}, 0, eval.TestsResult{Outcome: eval.TestsPassed, Passed: 1, Total: 1, Format: "exit-status"}},
+		{"timeout", "slow", []string{"sh", "run.sh"}, 200 * time.Millisecond, eval.TestsResult{
+			Outcome: eval.TestsTimeout, Passed: 1, Total: 1, Format: "tap"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := &tasks.Case{ID: "c", Tests: &tasks.HiddenTests{Dir: tt.dir, Command: tt.command}}
+			if tt.timeout > 0 {
+				c.Gates = &tasks.Gates{CaseTimeout: tasks.Duration{Duration: tt.timeout}}
+			}
+			work := t.TempDir()
+			got := e.runTests(t.Context(), c, delivery, "http://127.0.0.1:9/", work)
+			got.Detail, got.Log = "", ""
+			if diff := cmp.Diff(tt.want, *got); diff != "" {
+				t.Errorf("runTests(%s) (-want +got):\n%s", tt.name, diff)
+			}
+			if tt.name == "timeout" {
+				data, err := os.ReadFile(filepath.Join(work, "run", "helper.pid"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+				deadline := time.Now().Add(5 * time.Second)
+				for syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
+					time.Sleep(50 * time.Millisecond)
+				}
+				if syscall.Kill(pid, 0) == nil {
+					t.Errorf("the tests' background helper %d outlived them", pid)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,2 @@
+#!/bin/sh
+printf "%s\n" "$1" | tr "[:lower:]" "[:upper:]"

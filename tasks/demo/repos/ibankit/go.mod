@@ -1,0 +1,3 @@
+module example.com/ibankit
+
+go 1.22
