@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 func init() { Register("process", newProcess) }
@@ -100,11 +102,11 @@ func (p *process) start(ctx context.Context, spec Spec, bundleDir string) (*Agen
 		case err := <-exited:
 			return nil, fmt.Errorf("up %s: the host exited before its card answered (%v)%s", spec.Name, err, logTail(logPath))
 		case <-ctx.Done():
-			killTree(pid)
+			_ = proc.KillGroup(pid)
 			<-exited
 			return nil, ctx.Err()
 		case <-deadline.C:
-			killTree(pid)
+			_ = proc.KillGroup(pid)
 			<-exited
 			return nil, fmt.Errorf("up %s: no card at %s within %s%s", spec.Name, url, p.cfg.ReadyTimeout, logTail(logPath))
 		case <-tick.C:
@@ -134,10 +136,10 @@ func (p *process) Down(ctx context.Context, a *Agent) error {
 		}
 		select {
 		case <-grace.C:
-			killTree(pid)
+			_ = proc.KillGroup(pid)
 			return nil
 		case <-ctx.Done():
-			killTree(pid)
+			_ = proc.KillGroup(pid)
 			return ctx.Err()
 		case <-time.After(25 * time.Millisecond):
 		}
@@ -154,10 +156,6 @@ func (p *process) Health(ctx context.Context, a *Agent) Health {
 		return Health{Detail: detail}
 	}
 	return Health{Up: true}
-}
-
-func killTree(pid int) {
-	_ = syscall.Kill(-pid, syscall.SIGKILL)
 }
 
 // alive reports whether pid runs (a zombie does not count).

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/bundle"
-	"github.com/agentnet/agentnet/generation/internal/proc"
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 // Command is the "command" generator: it runs an external coding agent

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/bundle"
-	"github.com/agentnet/agentnet/generation/internal/proc"
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 // CloneTimeout bounds a git clone and checkout.

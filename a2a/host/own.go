@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/cards"
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 // DefaultReadyTimeout bounds the wait for the card of a bundle's own server.
@@ -94,7 +95,7 @@ func (h *Host) startOwn(ctx context.Context) (*ownServer, error) {
 		out = io.MultiWriter(o.output, h.cfg.serverOutput)
 	}
 	cmd.Stdout, cmd.Stderr = out, out
-	setProcessGroup(cmd)
+	proc.SetGroup(cmd)
 	// Grandchildren may hold the output pipes open after the server exits;
 	// the wait for them is short, so that a crash shows at once, and they
 	// are killed with the group right after.
@@ -117,7 +118,7 @@ func (h *Host) startOwn(ctx context.Context) (*ownServer, error) {
 func (o *ownServer) wait(cmd *exec.Cmd) {
 	err := cmd.Wait()
 	// Whatever the server left running in its group goes with it.
-	_ = killGroup(o.pid)
+	_ = proc.KillGroup(o.pid)
 	if err == nil {
 		err = errors.New("exited with status 0")
 	}
@@ -331,11 +332,11 @@ func (o *ownServer) stop() {
 		return
 	default:
 	}
-	_ = termGroup(o.pid)
+	_ = proc.TermGroup(o.pid)
 	select {
 	case <-o.done:
 	case <-time.After(3 * time.Second):
-		_ = killGroup(o.pid)
+		_ = proc.KillGroup(o.pid)
 		<-o.done
 	}
 	o.client.CloseIdleConnections()

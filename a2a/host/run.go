@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"sync"
 	"time"
+
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 // runSpec is one process to run.
@@ -47,8 +49,8 @@ func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (
 	stdout := &headBuffer{max: spec.maxOutput}
 	stderr := &tailBuffer{max: stderrTail}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	proc.SetGroup(cmd)
+	cmd.Cancel = func() error { return proc.KillGroup(cmd.Process.Pid) }
 	// Grandchildren may hold the output pipes open after the child exits.
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
@@ -64,7 +66,7 @@ func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (
 	})
 	err := cmd.Wait()
 	// Whatever the skill left running in its group goes with it.
-	_ = killGroup(pid)
+	_ = proc.KillGroup(pid)
 	res := &runResult{stdout: stdout.buf, truncated: stdout.truncated, stderr: stderr.buf, elapsed: time.Since(start)}
 	killedMu.Lock()
 	res.killed = killed

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentnet/agentnet/generation/internal/proc"
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 // AptReport is what installing system packages did.

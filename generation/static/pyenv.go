@@ -16,7 +16,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentnet/agentnet/generation/internal/proc"
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 // Python is an interpreter found on the machine, as it reports itself.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentnet/agentnet/generation/internal/proc"
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 //go:embed pyscan.py

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/bundle"
-	"github.com/agentnet/agentnet/generation/internal/proc"
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 // Errors of analysis that explain why a repository gives no agent.

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/eval"
+	"github.com/agentnet/agentnet/internal/proc"
 	"github.com/agentnet/agentnet/tasks"
 )
 
@@ -67,10 +68,14 @@ func (e *evaluator) runTests(ctx context.Context, c *tasks.Case, delivery, agent
 	cmd.Env = append(append([]string(nil), e.env...), envDelivery+"="+dcopy, envAgentURL+"="+agentURL, envTestsDir+"="+dir)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	inGroup(cmd)
+	// Hidden tests may start servers and helpers that must not outlive them.
+	proc.SetGroup(cmd)
+	cmd.Cancel = func() error { return proc.KillGroup(cmd.Process.Pid) }
 	cmd.WaitDelay = 2 * time.Second
 	err := cmd.Run()
-	killGroup(cmd)
+	if cmd.Process != nil {
+		_ = proc.KillGroup(cmd.Process.Pid)
+	}
 	logPath := filepath.Join(work, "tests.log")
 	os.WriteFile(logPath, append(append(stdout.Bytes(), "\n--- stderr ---\n"...), stderr.Bytes()...), 0o644)
 	if e.rel != nil {

@@ -171,8 +171,8 @@ func newDemoCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run the bundled demo suite end to end (no network, no Docker, no API key)",
-		Long: `Demo runs the benchmark on the demo suite embedded in agentnet: nine small
-tool repos (Go, Python, POSIX shell, Node) made into agents by the static
+		Long: `Demo runs the benchmark on the demo suite embedded in agentnet: eleven small
+repos (Go, Python, POSIX shell, Node; tools and libraries) made into agents by the static
 generator, deployed as local processes, registered in an embedded registry,
 with chains routed by BM25 and outputs judged by the rules judge. It prints
 the paper-style tables and the run directory, and stops everything it started.`,

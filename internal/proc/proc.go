@@ -68,8 +68,8 @@ func Run(ctx context.Context, spec Spec) *Result {
 	} else {
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 	}
-	setProcessGroup(cmd)
-	cmd.Cancel = func() error { return killGroup(cmd.Process.Pid) }
+	SetGroup(cmd)
+	cmd.Cancel = func() error { return KillGroup(cmd.Process.Pid) }
 	// Grandchildren may hold the pipes open after the child exits.
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
@@ -80,7 +80,7 @@ func Run(ctx context.Context, spec Spec) *Result {
 	pid := cmd.Process.Pid
 	err := cmd.Wait()
 	// Whatever the program left running in its group goes with it.
-	_ = killGroup(pid)
+	_ = KillGroup(pid)
 	res.Elapsed = time.Since(start)
 	res.Stdout, res.Stderr = stdout.buf, stderr.buf
 	res.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)

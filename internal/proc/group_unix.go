@@ -1,0 +1,14 @@
+//go:build unix && !linux
+
+package proc
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// SetGroup makes cmd start in a process group of its own, so that a kill
+// reaches every process it started.
+func SetGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}

@@ -1,0 +1,53 @@
+package proc
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestRunKillsTheGroup runs a program that leaves a grandchild behind and
+// outlives its timeout: Run must report the timeout and leave no process of
+// the group running.
+func TestRunKillsTheGroup(t *testing.T) {
+	t.Parallel()
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	script := "sleep 30 & echo $! > " + pidFile + "; echo started; sleep 30"
+	res := Run(t.Context(), Spec{Argv: []string{"sh", "-c", script}, Env: os.Environ(), Timeout: 500 * time.Millisecond})
+	if !res.TimedOut || res.Err == nil || !strings.Contains(res.Err.Error(), "timed out") {
+		t.Fatalf("Run = %+v, want a timeout", res)
+	}
+	if !strings.Contains(string(res.Stdout), "started") {
+		t.Errorf("stdout = %q, want what was printed before the kill", res.Stdout)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+	deadline := time.Now().Add(2 * time.Second)
+	for syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if syscall.Kill(pid, 0) == nil {
+		// A zombie waiting for its reaper is dead too.
+		if stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); !strings.Contains(string(stat), ") Z ") {
+			t.Errorf("grandchild %d survived the group kill", pid)
+		}
+	}
+}
+
+func TestRunBoundsOutputAndReportsExit(t *testing.T) {
+	t.Parallel()
+	res := Run(t.Context(), Spec{Argv: []string{"sh", "-c", "head -c 100000 /dev/zero; echo oops >&2; exit 3"}, Env: os.Environ(), MaxOutput: 1000, Timeout: 10 * time.Second})
+	if res.ExitCode != 3 || len(res.Stdout) > 1000 || res.Err == nil || !strings.Contains(res.Err.Error(), "oops") {
+		t.Errorf("Run = exit %d, %d bytes of stdout, err %v", res.ExitCode, len(res.Stdout), res.Err)
+	}
+	if res := Run(t.Context(), Spec{Argv: []string{"/nonexistent/program"}}); res.Err == nil || !strings.Contains(res.Err.Error(), "start") {
+		t.Errorf("a missing program gave %v", res.Err)
+	}
+}
