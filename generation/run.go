@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -79,6 +80,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if cfg.Attempts <= 0 {
 		cfg.Attempts = 1
 	}
+	// Env is shared by concurrent runs: appending to it must copy.
+	cfg.Env = slices.Clip(cfg.Env)
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
 	}

@@ -120,7 +120,7 @@ func pythonScan(ctx context.Context, r *repo, env []string) (*pyScan, error) {
 	var res *proc.Result
 	for _, py := range []string{"python3", "/usr/bin/python3"} {
 		res = proc.Run(ctx, proc.Spec{
-			Argv: []string{py, script, r.root}, Dir: tmp, Env: append(env, "PYTHONDONTWRITEBYTECODE=1"),
+			Argv: []string{py, script, r.root}, Dir: tmp, Env: append(slices.Clip(env), "PYTHONDONTWRITEBYTECODE=1"),
 			Timeout: 2 * time.Minute, MaxOutput: 32 << 20,
 		})
 		if res.Err == nil {

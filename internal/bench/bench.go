@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -57,6 +58,8 @@ type Options struct {
 }
 
 func (o *Options) defaults() {
+	// Env is shared by every goroutine of the run: appending to it must copy.
+	o.Env = slices.Clip(o.Env)
 	if o.Generator == "" {
 		o.Generator = "static"
 	}
