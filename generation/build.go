@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/bundle"
-	"github.com/agentnet/agentnet/internal/proc"
 	"github.com/agentnet/agentnet/internal/llm"
+	"github.com/agentnet/agentnet/internal/proc"
 	"github.com/agentnet/agentnet/internal/yamlx"
 )
 
