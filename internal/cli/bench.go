@@ -41,36 +41,48 @@ func (f *benchFlags) add(cmd *cobra.Command) {
 	fl.BoolVar(&f.asJSON, "json", false, "print results.json instead of the tables")
 }
 
-// options consolidates flags, AGENTNET_* variables and defaults into the
-// bench's options, and checks them.
-func (f *benchFlags) options(env *Env, suite *tasks.Suite) (bench.Options, error) {
+// check validates the flags on their own, before any work is done.
+func (f *benchFlags) check(env *Env) error {
 	if f.attempts < 1 {
-		return bench.Options{}, usageError("--attempts must be at least 1, got %d", f.attempts)
+		return usageError("--attempts must be at least 1, got %d", f.attempts)
 	}
 	if f.parallel < 1 {
-		return bench.Options{}, usageError("--parallel must be at least 1, got %d", f.parallel)
+		return usageError("--parallel must be at least 1, got %d", f.parallel)
 	}
 	if !generation.IsRegistered(f.generator) {
-		return bench.Options{}, usageError("unknown generator %q (want one of %s)", f.generator, strings.Join(generation.Generators(), ", "))
+		return usageError("unknown generator %q (want one of %s)", f.generator, strings.Join(generation.Generators(), ", "))
 	}
 	if f.generator == "command" && f.builderCmd == "" {
-		return bench.Options{}, usageError("--generator command needs --builder-cmd")
+		return usageError("--generator command needs --builder-cmd")
 	}
 	if !contains(deploy.Runtimes(), f.runtime) {
-		return bench.Options{}, usageError("unknown runtime %q (want one of %s)", f.runtime, strings.Join(deploy.Runtimes(), ", "))
+		return usageError("unknown runtime %q (want one of %s)", f.runtime, strings.Join(deploy.Runtimes(), ", "))
 	}
 	routerName, _, _ := strings.Cut(f.router, "=")
 	if !contains(orchestrator.Routers(), routerName) {
-		return bench.Options{}, usageError("unknown router %q (want one of %s)", f.router, strings.Join(orchestrator.Routers(), ", "))
+		return usageError("unknown router %q (want one of %s)", f.router, strings.Join(orchestrator.Routers(), ", "))
 	}
 	if !contains(eval.JudgeNames(), f.judge) {
-		return bench.Options{}, usageError("unknown judge %q (want one of %s)", f.judge, strings.Join(eval.JudgeNames(), ", "))
+		return usageError("unknown judge %q (want one of %s)", f.judge, strings.Join(eval.JudgeNames(), ", "))
+	}
+	if _, ok := llm.ConfigFrom(env.getenv); !ok && (f.generator == "llm" || routerName == "llm" || f.judge == "llm") {
+		return usageError("an llm choice needs a model: set AGENTNET_LLM_BASE_URL, AGENTNET_LLM_MODEL (and AGENTNET_LLM_API_KEY)")
+	}
+	if f.resume != "" && f.out != "" && filepath.Clean(f.out) != filepath.Clean(f.resume) {
+		return usageError("--out and --resume name different run directories")
+	}
+	return nil
+}
+
+// options consolidates flags, AGENTNET_* variables and defaults into the
+// bench's options.
+func (f *benchFlags) options(env *Env, suite *tasks.Suite) (bench.Options, error) {
+	if err := f.check(env); err != nil {
+		return bench.Options{}, err
 	}
 	var model *llm.Config
 	if cfg, ok := llm.ConfigFrom(env.getenv); ok {
 		model = &cfg
-	} else if f.generator == "llm" || routerName == "llm" || f.judge == "llm" {
-		return bench.Options{}, usageError("an llm choice needs a model: set AGENTNET_LLM_BASE_URL, AGENTNET_LLM_MODEL (and AGENTNET_LLM_API_KEY)")
 	}
 	self, err := env.executable()
 	if err != nil {
@@ -78,9 +90,6 @@ func (f *benchFlags) options(env *Env, suite *tasks.Suite) (bench.Options, error
 	}
 	out, resume := f.out, false
 	if f.resume != "" {
-		if f.out != "" && filepath.Clean(f.out) != filepath.Clean(f.resume) {
-			return bench.Options{}, usageError("--out and --resume name different run directories")
-		}
 		out, resume = f.resume, true
 	}
 	if out == "" {
@@ -179,6 +188,9 @@ the paper-style tables and the run directory, and stops everything it started.`,
 		Example: "  agentnet demo\n  agentnet demo --parallel 4 --json",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.check(env); err != nil {
+				return err
+			}
 			base := f.out
 			if f.resume != "" {
 				base = f.resume
