@@ -19,7 +19,7 @@ func WriteTables(w io.Writer, r *Results) error {
 
 	fmt.Fprintf(w, "Suite %s\n\n", r.Suite)
 	fmt.Fprintln(w, "Table 1. Agent generation")
-	line("repos", "attempts", "Pass@1", fmt.Sprintf("Pass@%d", s.Generation.K), "tries", "tokens/repo")
+	line("repos", "attempts", "Pass@1", fmt.Sprintf("Pass@k (k=%d)", s.Generation.K), "tries", "tokens/repo")
 	line(fmt.Sprint(s.Generation.Repos), fmt.Sprint(s.Generation.Attempts), pct(s.Generation.PassAt1), pct(s.Generation.PassAtK),
 		optNum(s.Generation.Tries, "%.2f"), optNum(s.Generation.TokensPerRepo, "%.0f"))
 	tw.Flush()

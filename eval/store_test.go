@@ -168,7 +168,7 @@ func TestResultsMatchSchemaAndRender(t *testing.T) {
 	if err := WriteTables(&text, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Pass@2", "Table 4", "66.7%", "1 task(s) ended in an infrastructure error"} {
+	for _, want := range []string{"Pass@k (k=2)", "Table 4", "66.7%", "1 task(s) ended in an infrastructure error"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("tables lack %q:\n%s", want, text.String())
 		}
