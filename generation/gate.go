@@ -46,7 +46,10 @@ func Gate(ctx context.Context, dir string, env []string, log io.Writer) ([]strin
 			ids = append(ids, s.ID)
 		}
 	}
-	if len(ids) == 0 {
+	// A bundle that brings its own server declares its skills in the card it
+	// serves; they are counted there.
+	ownServer := len(b.Serve) > 0
+	if len(ids) == 0 && !ownServer {
 		return nil, &GateError{Stage: "skills", Err: errors.New("the bundle has no skill with a name, a description and a run command")}
 	}
 	if err := host.Prepare(ctx, b, true, env, log); err != nil {
@@ -76,6 +79,20 @@ func Gate(ctx context.Context, dir string, env []string, log io.Writer) ([]strin
 	}
 	if ps := cards.Validate(card); ps != nil {
 		return nil, &GateError{Stage: "card", Err: fmt.Errorf("the served card fails validation:\n%w", ps)}
+	}
+	if ownServer {
+		parsed, err := cards.Parse(card)
+		if err != nil {
+			return nil, &GateError{Stage: "card", Err: err}
+		}
+		for _, s := range parsed.Skills {
+			if s.Name != "" && s.Description != "" {
+				ids = append(ids, s.ID)
+			}
+		}
+		if len(ids) == 0 {
+			return nil, &GateError{Stage: "skills", Err: errors.New("the agent's own server serves a card with no skill that has a name and a description")}
+		}
 	}
 	fmt.Fprintf(log, "# gate passed: card served at %s with %d skills\n", url, len(ids))
 	return ids, nil
