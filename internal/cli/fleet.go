@@ -17,6 +17,7 @@ import (
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/registry"
 	"github.com/agentnet/agentnet/tasks"
 )
@@ -47,27 +48,34 @@ func (e *Env) executable() (string, error) {
 
 func newFleetUpCmd(env *Env) *cobra.Command {
 	var (
-		runtimeName, registryURL string
-		setup                    bool
-		parallel                 int
+		runtimeName, registryURL, generator string
+		setup, regenerate                   bool
+		parallel                            int
 	)
 	cmd := &cobra.Command{
 		Use:   "up SUITE|BUNDLE...",
 		Short: "Deploy bundles (or the bundles of a suite's repos) and print each agent's URL",
-		Long: `Up starts one agent per bundle directory, or, for a suite file, one per repo whose
-directory holds an agent.yaml, and returns once every card answers. With
---registry it registers each agent's card there (with AGENTNET_REGISTRY_TOKEN
-when set). If any agent fails to come up, the ones started are stopped again.`,
+		Long: `Up starts one agent per bundle directory, or, for a suite file, one per repo, and
+returns once every card answers. A suite's repo whose directory holds an
+agent.yaml is served as it is; any other repo (a path or a git URL) is first
+made into a bundle by --generator, kept under $AGENTNET_HOME/fleet/bundles/ID
+and reused on the next up (--regenerate makes it again). With --registry it
+registers each agent's card there (with AGENTNET_REGISTRY_TOKEN when set). If
+any agent fails to come up, the ones started are stopped again.`,
 		Example: `  agentnet fleet up out/textkit out/htmltext
-  agentnet fleet up out/textkit --registry http://127.0.0.1:7070`,
+  agentnet fleet up suite.yaml --registry http://127.0.0.1:8700`,
 		Args: minArgs(1, "SUITE|BUNDLE..."),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			specs, err := fleetSpecs(args)
+			home := agentnetHomeDir(env)
+			specs, err := fleetSpecs(ctx, env, args, fleetGen{generator: generator, regenerate: regenerate, dir: filepath.Join(home, "fleet", "bundles")})
 			if err != nil {
+				var ge *fleetGenError
+				if errors.As(err, &ge) {
+					return err
+				}
 				return invalidInput(err)
 			}
-			home := agentnetHomeDir(env)
 			st, err := deploy.LoadState(home)
 			if err != nil {
 				return err
@@ -121,24 +129,48 @@ when set). If any agent fails to come up, the ones started are stopped again.`,
 	f.StringVar(&registryURL, "registry", "", "register each agent's card at this registry URL")
 	f.BoolVar(&setup, "setup", false, "run each bundle's setup commands before serving it")
 	f.IntVar(&parallel, "parallel", 8, "agents started at once")
+	f.StringVar(&generator, "generator", "static", "generator for a suite's repos without a bundle: "+strings.Join(generation.Generators(), ", "))
+	f.BoolVar(&regenerate, "regenerate", false, "make the bundles of a suite's repos again instead of reusing them")
 	return cmd
 }
 
+// fleetGen says how a suite's repos without a bundle get one.
+type fleetGen struct {
+	generator  string
+	regenerate bool
+	dir        string // where generated bundles are kept, one directory per repo id
+}
+
+// fleetGenError is a repo that could not be made into a bundle: the command
+// ran and failed (exit 1), unlike a bad argument.
+type fleetGenError struct {
+	repo string
+	why  string
+}
+
+func (e *fleetGenError) Error() string {
+	return fmt.Sprintf("repo %s: no agent could be generated: %s", e.repo, e.why)
+}
+
 // fleetSpecs turns arguments into agents to start: bundle directories (or
-// their agent.yaml), or suite files whose repos hold bundles.
-func fleetSpecs(args []string) ([]deploy.Spec, error) {
+// their agent.yaml), or suite files, whose repos are served from their own
+// bundle or from one generated for them.
+func fleetSpecs(ctx context.Context, env *Env, args []string, gen fleetGen) ([]deploy.Spec, error) {
 	var specs []deploy.Spec
 	seen := map[string]string{}
-	add := func(dir string) error {
+	add := func(name, dir string) error {
 		b, err := bundle.Load(dir)
 		if err != nil {
 			return err
 		}
-		if prev, dup := seen[b.Name]; dup {
-			return fmt.Errorf("two bundles are named %q: %s and %s", b.Name, prev, b.Dir)
+		if name == "" {
+			name = b.Name
 		}
-		seen[b.Name] = b.Dir
-		specs = append(specs, deploy.Spec{Name: b.Name, Bundle: b.Dir})
+		if prev, dup := seen[name]; dup {
+			return fmt.Errorf("two bundles are named %q: %s and %s", name, prev, b.Dir)
+		}
+		seen[name] = b.Dir
+		specs = append(specs, deploy.Spec{Name: name, Bundle: b.Dir})
 		return nil
 	}
 	for _, arg := range args {
@@ -147,7 +179,7 @@ func fleetSpecs(args []string) ([]deploy.Spec, error) {
 			return nil, err
 		}
 		if fi.IsDir() || filepath.Base(arg) == bundle.FileName {
-			if err := add(arg); err != nil {
+			if err := add("", arg); err != nil {
 				return nil, err
 			}
 			continue
@@ -156,19 +188,39 @@ func fleetSpecs(args []string) ([]deploy.Spec, error) {
 		if err != nil {
 			return nil, err
 		}
-		var missing []string
 		for _, r := range s.Repos {
-			dir := filepath.Join(s.Dir, r.Source)
-			if tasks.IsGitURL(r.Source) || !bundle.Exists(dir) {
-				missing = append(missing, r.ID)
+			source := r.Source
+			if !tasks.IsGitURL(source) && !filepath.IsAbs(source) {
+				source = filepath.Join(s.Dir, source)
+			}
+			if !tasks.IsGitURL(r.Source) && bundle.Exists(source) {
+				if err := add(r.ID, source); err != nil {
+					return nil, err
+				}
 				continue
 			}
-			if err := add(dir); err != nil {
+			out := filepath.Join(gen.dir, r.ID)
+			if gen.regenerate || !bundle.Exists(out) {
+				if err := os.RemoveAll(out); err != nil {
+					return nil, err
+				}
+				rep, err := generation.Run(ctx, generation.Config{
+					Repo: source, Ref: r.Ref, Out: out, Generator: gen.generator, Env: env.childEnv(), Logger: env.logger(),
+				})
+				if err != nil {
+					return nil, &fleetGenError{repo: r.ID, why: err.Error()}
+				}
+				if !rep.OK() {
+					why := "no attempt passed the gate"
+					if n := len(rep.Attempts); n > 0 {
+						why = rep.Attempts[n-1].Stage + ": " + rep.Attempts[n-1].Reason
+					}
+					return nil, &fleetGenError{repo: r.ID, why: why}
+				}
+			}
+			if err := add(r.ID, out); err != nil {
 				return nil, err
 			}
-		}
-		if len(missing) > 0 {
-			return nil, fmt.Errorf("%s: repos without an agent.yaml: %s (generate their bundles first: agentnet generate REPO --out DIR, then fleet up the bundle directories)", arg, strings.Join(missing, ", "))
 		}
 	}
 	return specs, nil

@@ -91,3 +91,57 @@ func TestFleet(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetSuite brings up the fleet of a suite whose repos have no bundle:
+// each is generated, kept under AGENTNET_HOME and reused the next time.
+func TestFleetSuite(t *testing.T) {
+	t.Parallel()
+	exe := filepath.Join(t.TempDir(), "agentnet")
+	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", exe, "github.com/agentnet/agentnet/cmd/agentnet").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	home := t.TempDir()
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		env := &Env{Args: args, Stdout: &out, Stderr: &errb, Ctx: t.Context(), Executable: exe, Environ: os.Environ,
+			Getenv: func(k string) string { return map[string]string{"AGENTNET_HOME": home}[k] }}
+		return Main(env), out.String(), errb.String()
+	}
+	t.Cleanup(func() { run("fleet", "down") })
+	demo, _ := filepath.Abs("../../tasks/demo/repos")
+	suite := filepath.Join(t.TempDir(), "suite.yaml")
+	writeFile(t, suite, `version: 1
+name: two
+repos:
+  - {id: words, source: `+filepath.Join(demo, "textstats")+`, skills: [{id: top, description: Most frequent words.}]}
+  - {id: fuzzy, source: `+filepath.Join(demo, "fuzzymatch")+`, skills: [{id: distance, description: Edit distance.}]}
+`)
+	code, out, errs := run("fleet", "up", suite)
+	if code != ExitOK || !strings.Contains(out, "words\thttp://127.0.0.1:") || !strings.Contains(out, "fuzzy\thttp://127.0.0.1:") {
+		t.Fatalf("fleet up SUITE = %d, %q, %q", code, out, errs)
+	}
+	for _, id := range []string{"words", "fuzzy"} {
+		if _, err := os.Stat(filepath.Join(home, "fleet", "bundles", id, "agent.yaml")); err != nil {
+			t.Errorf("no generated bundle kept for %s: %v", id, err)
+		}
+	}
+	if code, _, errs := run("fleet", "down"); code != ExitOK {
+		t.Fatalf("fleet down = %d, %q", code, errs)
+	}
+	// The second time the kept bundles are reused: their agent.yaml is not rewritten.
+	kept := filepath.Join(home, "fleet", "bundles", "words", "agent.yaml")
+	before, _ := os.Stat(kept)
+	if code, out, errs := run("fleet", "up", suite); code != ExitOK || !strings.Contains(out, "words\t") {
+		t.Fatalf("second fleet up = %d, %q, %q", code, out, errs)
+	}
+	if after, _ := os.Stat(kept); !after.ModTime().Equal(before.ModTime()) {
+		t.Error("the kept bundle was generated again")
+	}
+	// A repo that cannot become an agent fails the command with its reason.
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	empty := t.TempDir()
+	writeFile(t, bad, "version: 1\nname: bad\nrepos:\n  - {id: empty, source: "+empty+", skills: [{id: x, description: y}]}\n")
+	if code, _, errs := run("fleet", "up", bad); code != ExitFailed || !strings.Contains(errs, "repo empty: no agent could be generated") {
+		t.Errorf("fleet up of an empty repo = %d, %q", code, errs)
+	}
+}
