@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -119,4 +120,15 @@ func TestPanicBecomesOneLine(t *testing.T) {
 			t.Errorf("panic gave exit %d, stderr %q", code, errb.String())
 		}
 	}()
+}
+
+// buildAgentnet builds the agentnet binary for tests whose agents run as
+// child processes ("agentnet serve").
+func buildAgentnet(t *testing.T) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), "agentnet")
+	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", exe, "github.com/agentnet/agentnet/cmd/agentnet").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return exe
 }

@@ -24,10 +24,7 @@ func TestDemo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the whole demo")
 	}
-	exe := filepath.Join(t.TempDir(), "agentnet")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", exe, "github.com/agentnet/agentnet/cmd/agentnet").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	exe := buildAgentnet(t)
 	runDir := filepath.Join(t.TempDir(), "run")
 	var out, errb bytes.Buffer
 	env := &Env{

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,10 +16,7 @@ import (
 
 func TestFleet(t *testing.T) {
 	t.Parallel()
-	exe := filepath.Join(t.TempDir(), "agentnet")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", exe, "github.com/agentnet/agentnet/cmd/agentnet").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	exe := buildAgentnet(t)
 	home := t.TempDir()
 	run := func(args ...string) (int, string, string) {
 		var out, errb bytes.Buffer
@@ -96,10 +92,7 @@ func TestFleet(t *testing.T) {
 // each is generated, kept under AGENTNET_HOME and reused the next time.
 func TestFleetSuite(t *testing.T) {
 	t.Parallel()
-	exe := filepath.Join(t.TempDir(), "agentnet")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", exe, "github.com/agentnet/agentnet/cmd/agentnet").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	exe := buildAgentnet(t)
 	home := t.TempDir()
 	run := func(args ...string) (int, string, string) {
 		var out, errb bytes.Buffer

@@ -20,10 +20,7 @@ func TestDemoKilledAndResumed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the demo twice")
 	}
-	exe := filepath.Join(t.TempDir(), "agentnet")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", exe, "github.com/agentnet/agentnet/cmd/agentnet").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	exe := buildAgentnet(t)
 	home := t.TempDir()
 	run := filepath.Join(t.TempDir(), "run")
 	cmd := exec.CommandContext(t.Context(), exe, "demo", "--out", run, "--parallel", "1")

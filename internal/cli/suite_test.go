@@ -18,10 +18,7 @@ func TestSuiteVerify(t *testing.T) {
 		t.Skip("deploys the deliveries as processes")
 	}
 	t.Parallel()
-	exe := filepath.Join(t.TempDir(), "agentnet")
-	if out, err := exec.CommandContext(t.Context(), "go", "build", "-o", exe, "github.com/agentnet/agentnet/cmd/agentnet").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	exe := buildAgentnet(t)
 	// The bench tests' commission, with its reference as its only control.
 	unsound := filepath.Join(t.TempDir(), "unsound")
 	if out, err := exec.Command("cp", "-r", "../bench/testdata/commission", unsound).CombinedOutput(); err != nil {
