@@ -129,6 +129,8 @@ func OpenSQLite(ctx context.Context, path string) (*SQLiteStore, error) {
 			return nil, fmt.Errorf("open registry %s: %w", path, err)
 		}
 		r.SetMaxOpenConns(4)
+		// Keep every reader open: a closed one loses its page cache.
+		r.SetMaxIdleConns(4)
 		s.r = r
 	}
 	if err := s.migrate(ctx); err != nil {
