@@ -52,7 +52,8 @@ type Options struct {
 	// LLM is the model configuration when a model-backed choice is used.
 	LLM *llm.Config
 
-	// Progress receives one line per finished step; nil for none.
+	// Progress, a terminal, shows a bar of finished repos and tasks with a
+	// line per notable event; nil for none.
 	Progress io.Writer
 	Logger   *slog.Logger
 }
@@ -108,6 +109,7 @@ type run struct {
 	judge eval.Judge
 	rt    deploy.Runtime
 
+	bar      *progress
 	llm      *llm.Client
 	matcher  eval.SkillMatcher // the skill matcher: the llm one with --judge llm
 	registry *registry.Server
@@ -149,6 +151,18 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 		return nil, err
 	}
 	r := &run{opts: opts, store: store, judge: judge, rt: rt, llm: model, agents: map[string]*deploy.Agent{}, byURL: map[string]string{}}
+	r.bar = &progress{w: opts.Progress}
+	for _, repo := range opts.Suite.Repos {
+		if _, ok := store.Repo(repo.ID); !ok {
+			r.bar.total++
+		}
+	}
+	for _, c := range opts.Suite.Cases {
+		if _, ok := store.Task(c.ID); !ok {
+			r.bar.total++
+		}
+	}
+	defer r.bar.finish()
 	r.matcher = eval.RulesMatcher{Threshold: eval.DefaultMatchThreshold}
 	if opts.Judge == "llm" && model != nil {
 		r.matcher = &eval.LLMMatcher{Client: model}
@@ -180,11 +194,7 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 	return res, nil
 }
 
-func (r *run) progress(format string, args ...any) {
-	if r.opts.Progress != nil {
-		fmt.Fprintf(r.opts.Progress, format+"\n", args...)
-	}
-}
+func (r *run) progress(format string, args ...any) { r.bar.line(format, args...) }
 
 // teardown stops every agent the run deployed. It runs on every exit path
 // with a context of its own, so that Ctrl-C still cleans up.

@@ -69,6 +69,7 @@ func (r *run) runCases(ctx context.Context) error {
 				}
 			}
 			r.progress("%-6s %-32s %-11s %s", c.Type, c.ID, res.Status, time.Duration(res.DurationMS)*time.Millisecond)
+			r.bar.advance()
 			return r.store.SaveTask(res)
 		})
 	}

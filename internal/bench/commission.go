@@ -65,6 +65,7 @@ func (r *run) runCommissions(ctx context.Context) error {
 			}
 			res.DurationMS = time.Since(start).Milliseconds()
 			r.progress("%-6s %-32s %-11s %s", "commission", c.ID, res.Status, time.Duration(res.DurationMS)*time.Millisecond)
+			r.bar.advance()
 			return r.store.SaveTask(res)
 		})
 	}

@@ -30,6 +30,7 @@ func (r *run) generateAll(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
+			r.bar.advance()
 			return r.store.SaveRepo(res)
 		})
 	}
