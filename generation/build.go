@@ -115,18 +115,7 @@ func (g *Command) Build(ctx context.Context, job *BuildJob) (*Output, error) {
 	for i, a := range g.argv {
 		argv[i] = strings.NewReplacer("{prompt_file}", promptFile, "{prompt}", prompt, "{bundle_dir}", job.Delivery).Replace(a)
 	}
-	env := []string{}
-	for _, kv := range job.Env {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "OPENAI_BASE_URL", "OPENAI_API_BASE", "ANTHROPIC_BASE_URL", "AGENTNET_BUNDLE_DIR", "AGENTNET_REPO_DIR",
-			"AGENTNET_PROMPT_FILE", "AGENTNET_WORKSPACE", "AGENTNET_SUBMISSION":
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env,
-		"OPENAI_BASE_URL="+meter.OpenAIURL(), "OPENAI_API_BASE="+meter.OpenAIURL(), "ANTHROPIC_BASE_URL="+meter.AnthropicURL(),
+	env := agentEnv(job.Env, meter,
 		"AGENTNET_BUNDLE_DIR="+job.Delivery, "AGENTNET_WORKSPACE="+job.Workspace, "AGENTNET_PROMPT_FILE="+promptFile,
 		fmt.Sprintf("AGENTNET_SUBMISSION=%d", job.Submission))
 	budget := time.Until(job.Deadline)

@@ -84,17 +84,7 @@ func (g *Command) Generate(ctx context.Context, job *Job) (*Output, error) {
 	for i, a := range g.argv {
 		argv[i] = strings.NewReplacer("{prompt_file}", promptFile, "{prompt}", prompt, "{bundle_dir}", job.Bundle).Replace(a)
 	}
-	env := []string{}
-	for _, kv := range job.Env {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "OPENAI_BASE_URL", "OPENAI_API_BASE", "ANTHROPIC_BASE_URL", "AGENTNET_BUNDLE_DIR", "AGENTNET_REPO_DIR", "AGENTNET_PROMPT_FILE":
-			continue
-		}
-		env = append(env, kv)
-	}
-	env = append(env,
-		"OPENAI_BASE_URL="+meter.OpenAIURL(), "OPENAI_API_BASE="+meter.OpenAIURL(), "ANTHROPIC_BASE_URL="+meter.AnthropicURL(),
+	env := agentEnv(job.Env, meter,
 		"AGENTNET_BUNDLE_DIR="+job.Bundle, "AGENTNET_REPO_DIR="+job.RepoDir, "AGENTNET_PROMPT_FILE="+promptFile)
 	budget := time.Until(job.Deadline)
 	if job.Deadline.IsZero() || budget <= 0 {
@@ -194,4 +184,22 @@ func splitWords(s string) ([]string, error) {
 		words = append(words, cur.String())
 	}
 	return words, nil
+}
+
+// agentEnv is a coding agent's environment: base without the variables
+// agentnet sets for an agent (stale values from an outer run), plus the
+// metering proxy's base URLs, so that the agent's model traffic is counted,
+// and the given agentnet variables.
+func agentEnv(base []string, meter *Meter, own ...string) []string {
+	env := []string{}
+	for _, kv := range base {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "OPENAI_BASE_URL", "OPENAI_API_BASE", "ANTHROPIC_BASE_URL", "AGENTNET_BUNDLE_DIR", "AGENTNET_REPO_DIR",
+			"AGENTNET_PROMPT_FILE", "AGENTNET_WORKSPACE", "AGENTNET_SUBMISSION":
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "OPENAI_BASE_URL="+meter.OpenAIURL(), "OPENAI_API_BASE="+meter.OpenAIURL(), "ANTHROPIC_BASE_URL="+meter.AnthropicURL())
+	return append(env, own...)
 }
