@@ -66,3 +66,49 @@ func TestLLMJudge(t *testing.T) {
 		t.Errorf("unknown judge error = %v", err)
 	}
 }
+
+// A weighted rubric reaches the model as numbered criteria, one grade per
+// criterion comes back, and the score is their mean weighted as the task
+// says — not whatever overall score the model might have liked.
+func TestLLMJudgeWeightedRubric(t *testing.T) {
+	t.Parallel()
+	calls := 0
+	fake := llmtest.NewFakeServer(func(req *llm.Request) llm.Message {
+		calls++
+		user := req.Messages[1].Content
+		if !strings.Contains(user, "1. Answers with one JSON object\n2. Skips non-numeric cells\n") {
+			t.Errorf("criteria not numbered in the prompt: %q", user)
+		}
+		if !strings.Contains(req.Messages[0].Content, "Grade every criterion") {
+			t.Errorf("system prompt does not ask for a grade per criterion: %q", req.Messages[0].Content)
+		}
+		if calls == 1 { // one grade missing: repaired once
+			return llm.Message{Content: `{"pass": true, "criteria": [{"n": 1, "score": 100}], "reason": "x"}`}
+		}
+		return llm.Message{Content: `{"pass": false, "score": 99, "criteria": [{"n": 1, "score": 100, "reason": "one object"}, {"n": 2, "score": 25, "reason": "counts blanks"}], "reason": "half right"}`}
+	})
+	defer fake.Close()
+	j, err := NewJudge("llm", JudgeOptions{LLM: llm.New(fake.Config())})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rubric := tasks.Rubric{{Criterion: "Answers with one JSON object", Weight: 40}, {Criterion: "Skips non-numeric cells", Weight: 60}}
+	v, err := j.Judge(t.Context(), Judgement{Instruction: "Stats", Rubric: rubric, Output: tasks.Output{Text: `{"count": 3}`}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 0.4·100 + 0.6·25 = 55
+	if v.Score != 55 || v.Pass || calls != 2 || len(v.Rubric) != 2 || v.Rubric[1].Weight != 60 || v.Rubric[1].Reason != "counts blanks" {
+		t.Errorf("verdict = %+v after %d calls", v, calls)
+	}
+	// No weights written: the criteria count equally.
+	if w := (tasks.Rubric{{Criterion: "a"}, {Criterion: "b"}}).Weights(); w[0] != 1 || w[1] != 1 {
+		t.Errorf("weights = %v", w)
+	}
+	if _, err := parseWeightedVerdict(`{"pass": true, "criteria": [{"n": 2, "score": 1}, {"n": 1, "score": 1}]}`, rubric); err == nil {
+		t.Error("criteria out of order accepted")
+	}
+	if _, err := parseWeightedVerdict(`{"pass": true, "criteria": [{"score": 101}, {"score": 1}]}`, rubric); err == nil {
+		t.Error("a grade over 100 accepted")
+	}
+}

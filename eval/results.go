@@ -215,6 +215,8 @@ type CaseResult struct {
 	Score  float64        `json:"score"`
 	Reason string         `json:"reason,omitempty"`
 	Checks []tasks.Result `json:"checks,omitempty"`
+	// Rubric is the llm judge's grade of each weighted criterion.
+	Rubric []CriterionGrade `json:"rubric,omitempty"`
 }
 
 // ResultsSchema returns the JSON Schema of results.json.

@@ -170,6 +170,32 @@ func (r Rubric) Text() string {
 	return s
 }
 
+// Weighted reports whether the rubric is a list of criteria to be graded
+// one by one (more than one, or any with a weight) rather than one sentence.
+func (r Rubric) Weighted() bool {
+	if len(r) > 1 {
+		return true
+	}
+	return len(r) == 1 && r[0].Weight > 0
+}
+
+// Weights returns each criterion's weight for a weighted mean: the weights
+// as written, or all 1 when none is given.
+func (r Rubric) Weights() []float64 {
+	w := make([]float64, len(r))
+	var total float64
+	for i, c := range r {
+		w[i] = c.Weight
+		total += c.Weight
+	}
+	if total == 0 {
+		for i := range w {
+			w[i] = 1
+		}
+	}
+	return w
+}
+
 // UnmarshalYAMLNode accepts a string or a list of criteria.
 func (r *Rubric) UnmarshalYAMLNode(d *yamlx.Decoder, n *yaml.Node, path string) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {

@@ -353,7 +353,7 @@ func (e *evaluator) evalCase(ctx context.Context, c *tasks.Case, ec tasks.EvalCa
 		cres.Status, cres.Reason = eval.StatusInfraError, "judge: "+err.Error()
 		return cres, nil
 	}
-	cres.Status, cres.Score, cres.Reason, cres.Checks = eval.StatusScored, v.Score, v.Reason, v.Checks
+	cres.Status, cres.Score, cres.Reason, cres.Checks, cres.Rubric = eval.StatusScored, v.Score, v.Reason, v.Checks, v.Rubric
 	return cres, nil
 }
 

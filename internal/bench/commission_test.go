@@ -66,8 +66,14 @@ func binaries(t *testing.T) (agentnet, fakebuilder string) {
 // commissions: store, judge, process runtime, embedded registry.
 func newTestRun(t *testing.T, opts Options) *run {
 	t.Helper()
+	return newSuiteRun(t, "testdata/commission/suite.yaml", opts)
+}
+
+// newSuiteRun is newTestRun for another suite of testdata.
+func newSuiteRun(t *testing.T, suite string, opts Options) *run {
+	t.Helper()
 	self, _ := binaries(t)
-	s, err := tasks.Load("testdata/commission/suite.yaml")
+	s, err := tasks.Load(suite)
 	if err != nil {
 		t.Fatal(err)
 	}

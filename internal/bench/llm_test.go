@@ -29,6 +29,14 @@ func fakeModel(t *testing.T, req *llm.Request) llm.Message {
 			Function: llm.FunctionCall{Name: req.Tools[0].Function.Name, Arguments: "{}"}}}}
 	case strings.Contains(sys, "You route one step"):
 		return llm.Message{Role: "assistant", Content: `{"agent": "A1", "skill": "", "score": 0.9, "reason": "the first card"}`}
+	case strings.Contains(sys, "Grade every criterion"):
+		crit, _, _ := strings.Cut(strings.SplitN(user, "Criteria:\n", 2)[1], "\n\n")
+		var grades []map[string]any
+		for i := range strings.Split(crit, "\n") {
+			grades = append(grades, map[string]any{"n": i + 1, "score": 100, "reason": "met"})
+		}
+		b, _ := json.Marshal(map[string]any{"pass": true, "criteria": grades, "reason": "looks right"})
+		return llm.Message{Role: "assistant", Content: string(b)}
 	case strings.Contains(sys, "You grade the output"):
 		return llm.Message{Role: "assistant", Content: `{"pass": true, "score": 100, "reason": "looks right"}`}
 	case strings.Contains(sys, "You compare the skills"):
