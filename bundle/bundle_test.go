@@ -160,6 +160,21 @@ skills: [{id: a, name: A, description: d, run: [echo]}]
 			want: []string{"serve: the server must listen on {{port}}", "skills[0].run: a bundle with serve runs its own server"},
 		},
 		{
+			name: "bundle is a built-in, not a parameter; workdir is no setup's",
+			yaml: `version: 1
+name: x
+description: y
+setup: [[sh, "{{workdir}}/x"]]
+skills:
+  - id: a
+    name: A
+    description: d
+    params: {type: object, properties: {bundle: {type: string}}}
+    run: [echo, "{{bundle}}"]
+`,
+			want: []string{"setup[0][1]: {{workdir}} is not available here", `skills[0].params.properties.bundle: "bundle" is a built-in template variable`},
+		},
+		{
 			name: "syntax error",
 			yaml: "version: 1\nname: [x\n",
 			want: []string{"agent.yaml:2:7: syntax error"},
@@ -203,9 +218,71 @@ func TestLoadServe(t *testing.T) {
 	}
 }
 
+// TestLoadBundleVar loads a bundle whose wrapper lives beside agent.yaml
+// and whose repo lies elsewhere: {{bundle}} names the bundle directory in
+// setup, check and run, and expands to its absolute path.
+func TestLoadBundleVar(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "repo"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "b")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text := `version: 1
+name: lib
+description: A library behind a wrapper.
+repo: {source: ../repo}
+setup: [[go, build, -C, "{{bundle}}/wrapper/go", -o, bin/w, .]]
+check: [["{{bundle}}/wrapper/go/bin/w", --check]]
+skills:
+  - id: a
+    name: A
+    description: d
+    params: {type: object, properties: {text: {type: string}}}
+    run: [python3, "{{bundle}}/wrapper/w.py", a, "--text={{text}}", --repo, "{{repo}}"]
+`
+	if err := os.WriteFile(filepath.Join(dir, FileName), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(mustWd(t), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Load(rel)
+	if err != nil {
+		t.Fatalf("Load() error = %v", err)
+	}
+	if b.AbsDir() != dir {
+		t.Errorf("AbsDir() = %s, want %s", b.AbsDir(), dir)
+	}
+	argv, err := b.Skills[0].Argv(Vars{Repo: b.RepoDir(), Bundle: b.AbsDir(), Workdir: "/work"}, map[string]any{"text": "hi"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"python3", dir + "/wrapper/w.py", "a", "--text=hi", "--repo", filepath.Join(root, "repo")}
+	if diff := cmp.Diff(want, argv); diff != "" {
+		t.Errorf("Argv() mismatch (-want +got):\n%s", diff)
+	}
+	if _, err := Expand(b.Check[0], Vars{Repo: b.RepoDir()}, nil); err == nil || !strings.Contains(err.Error(), "{{bundle}} has no value") {
+		t.Errorf("Expand(check) without a bundle directory: error = %v, want {{bundle}} has no value", err)
+	}
+}
+
+func mustWd(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
+}
+
 func TestExpand(t *testing.T) {
 	t.Parallel()
-	vars := Vars{Repo: "/repo", Workdir: "/work", Port: 9000}
+	vars := Vars{Repo: "/repo", Bundle: "/b", Workdir: "/work", Port: 9000}
 	tests := []struct {
 		name string
 		tmpl Command
@@ -223,6 +300,7 @@ func TestExpand(t *testing.T) {
 		{"object as JSON", Command{"t", "{{o}}"}, map[string]any{"o": map[string]any{"k": 1}}, []string{"t", `{"k":1}`}},
 		{"relative program resolves in repo", Command{"bin/tool", "{{port}}"}, nil, []string{"/repo/bin/tool", "9000"}},
 		{"bare program stays for PATH", Command{"python3", "{{repo}}/x.py"}, nil, []string{"python3", "/repo/x.py"}},
+		{"bundle directory", Command{"{{bundle}}/wrapper/bin/w", "--data={{bundle}}/d"}, nil, []string{"/b/wrapper/bin/w", "--data=/b/d"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

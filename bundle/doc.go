@@ -20,7 +20,13 @@
 //	sk := b.Skill("word-frequency")
 //	args := sk.WithDefaults(map[string]any{"file": "alice.txt"})
 //	if issues := sk.Check(args); issues != nil { ... }
-//	argv, err := sk.Argv(bundle.Vars{Repo: b.RepoDir(), Workdir: dir}, args)
+//	argv, err := sk.Argv(bundle.Vars{Repo: b.RepoDir(), Bundle: b.AbsDir(), Workdir: dir}, args)
+//
+// The built-in template variables are {{repo}} (the repo's directory),
+// {{bundle}} (the bundle's directory, where generated wrappers live beside
+// agent.yaml), {{workdir}} (the task's work directory) and {{port}} (a free
+// port, for serve). Setup and check commands know {{repo}} and {{bundle}}
+// only; no parameter may take a built-in's name.
 //
 // The package is a leaf: generation, the host and deployment import it; it
 // imports no server, client or runtime.

@@ -106,11 +106,14 @@ func (v *validator) bundle() {
 			}
 		}
 	}
+	// Setup and check run before any task: the directories are known, a
+	// work directory and a port are not.
+	dirsOnly := func(name string) bool { return name == VarRepo || name == VarBundle }
 	for i, c := range b.Setup {
-		v.command(fmt.Sprintf("setup[%d]", i), c, func(name string) bool { return name == VarRepo })
+		v.command(fmt.Sprintf("setup[%d]", i), c, dirsOnly)
 	}
 	for i, c := range b.Check {
-		v.command(fmt.Sprintf("check[%d]", i), c, func(name string) bool { return name == VarRepo })
+		v.command(fmt.Sprintf("check[%d]", i), c, dirsOnly)
 	}
 	if v.d.Has("serve") {
 		v.command("serve", b.Serve, IsBuiltin)
@@ -172,7 +175,7 @@ func escapes(el string) string {
 	lit := placeholderRE.ReplaceAllString(el, "x")
 	for _, part := range strings.FieldsFunc(lit, func(r rune) bool { return r == '=' || r == ':' || r == ',' }) {
 		if strings.HasPrefix(part, "/") && !strings.HasPrefix(el, "{{") {
-			return fmt.Sprintf("absolute path %q: use {{repo}} or {{workdir}}, or a path relative to the repo", el)
+			return fmt.Sprintf("absolute path %q: use {{repo}}, {{bundle}} or {{workdir}}, or a path relative to the repo", el)
 		}
 		if slices.Contains(strings.Split(filepath.ToSlash(part), "/"), "..") {
 			return fmt.Sprintf("%q climbs out with \"..\"", el)

@@ -19,10 +19,7 @@ const DefaultTimeout = 5 * time.Minute
 // a git source (where generation checks it out), or the bundle directory
 // itself when there is no repo.
 func (b *Bundle) RepoDir() string {
-	dir := b.Dir
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
+	dir := b.AbsDir()
 	switch {
 	case b.Repo == nil || b.Repo.Source == "":
 		return dir
@@ -31,6 +28,15 @@ func (b *Bundle) RepoDir() string {
 	default:
 		return filepath.Join(dir, b.Repo.Source)
 	}
+}
+
+// AbsDir returns the bundle directory as an absolute path: the value of
+// {{bundle}} in the bundle's templates.
+func (b *Bundle) AbsDir() string {
+	if abs, err := filepath.Abs(b.Dir); err == nil {
+		return abs
+	}
+	return b.Dir
 }
 
 // Skill returns the skill with the given id, or nil.

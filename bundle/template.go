@@ -12,6 +12,7 @@ import (
 // The built-in template variables.
 const (
 	VarRepo    = "repo"    // the repo's directory
+	VarBundle  = "bundle"  // the bundle's directory (where agent.yaml is)
 	VarWorkdir = "workdir" // the task's work directory
 	VarPort    = "port"    // a free TCP port
 )
@@ -29,12 +30,13 @@ func Placeholders(s string) []string {
 
 // IsBuiltin reports whether name is a built-in template variable.
 func IsBuiltin(name string) bool {
-	return name == VarRepo || name == VarWorkdir || name == VarPort
+	return name == VarRepo || name == VarBundle || name == VarWorkdir || name == VarPort
 }
 
 // Vars are the values of the built-in template variables for one run.
 type Vars struct {
 	Repo    string
+	Bundle  string
 	Workdir string
 	Port    int
 }
@@ -43,6 +45,8 @@ func (v Vars) lookup(name string) (string, bool) {
 	switch name {
 	case VarRepo:
 		return v.Repo, v.Repo != ""
+	case VarBundle:
+		return v.Bundle, v.Bundle != ""
 	case VarWorkdir:
 		return v.Workdir, v.Workdir != ""
 	case VarPort:

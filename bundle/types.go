@@ -45,7 +45,7 @@ type Skill struct {
 	InputModes  []string       `json:"input_modes,omitempty" jsonschema:"description=MIME types the skill accepts (default text/plain)."`
 	OutputModes []string       `json:"output_modes,omitempty" jsonschema:"description=MIME types the skill produces (default text/plain)."`
 	Params      map[string]any `json:"params,omitempty" jsonschema:"description=JSON Schema of the skill's arguments (type: object); format: path marks a file parameter."`
-	Run         Command        `json:"run,omitempty" jsonschema:"description=argv template: {{repo}} {{workdir}} and {{param}} placeholders; never a shell."`
+	Run         Command        `json:"run,omitempty" jsonschema:"description=argv template: {{repo}} {{bundle}} {{workdir}} and {{param}} placeholders; never a shell."`
 	Timeout     Duration       `json:"timeout,omitzero"`
 	Outputs     []string       `json:"outputs,omitempty" jsonschema:"description=Globs of files the run writes in its work directory that become artifacts."`
 

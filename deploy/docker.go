@@ -11,6 +11,7 @@ import (
 	"io"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,6 +77,7 @@ type dockerAPI interface {
 	ContainerRemove(ctx context.Context, containerID string, options container.RemoveOptions) error
 	NetworkCreate(ctx context.Context, name string, options network.CreateOptions) (network.CreateResponse, error)
 	NetworkInspect(ctx context.Context, networkID string, options network.InspectOptions) (network.Inspect, error)
+	NetworkList(ctx context.Context, options network.ListOptions) ([]network.Summary, error)
 	NetworkRemove(ctx context.Context, networkID string) error
 }
 
@@ -170,13 +172,14 @@ func (d *docker) up(ctx context.Context, spec Spec, b *bundle.Bundle) (_ *Agent,
 	if err != nil {
 		return nil, "", baseRef, fmt.Errorf("up %s: %w", spec.Name, err)
 	}
-	if err := d.ensureNetwork(ctx); err != nil {
+	netID, err := d.ensureNetwork(ctx)
+	if err != nil {
 		return nil, imageRef, baseRef, fmt.Errorf("up %s: %w", spec.Name, err)
 	}
 	var lastErr error
 	// The free port may be taken between the probe and the bind; try again.
 	for attempt := 0; attempt < 3; attempt++ {
-		a, retry, err := d.start(ctx, spec, b, imageRef, bundleInImage)
+		a, retry, err := d.start(ctx, spec, b, imageRef, bundleInImage, netID)
 		if err == nil {
 			return a, imageRef, baseRef, nil
 		}
@@ -190,7 +193,7 @@ func (d *docker) up(ctx context.Context, spec Spec, b *bundle.Bundle) (_ *Agent,
 
 // start creates and starts the container and waits for its card; on failure
 // it removes the container. retry reports a port clash.
-func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRef, bundleInImage string) (_ *Agent, retry bool, _ error) {
+func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRef, bundleInImage, netID string) (_ *Agent, retry bool, _ error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, false, fmt.Errorf("up %s: %w", spec.Name, err)
@@ -214,7 +217,7 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 		CapDrop:        []string{"ALL"},
 		SecurityOpt:    []string{"no-new-privileges"},
 		Init:           ptr(true),
-		NetworkMode:    container.NetworkMode(DockerNetwork),
+		NetworkMode:    container.NetworkMode(netID),
 		Resources: container.Resources{
 			Memory:    dockerMemory,
 			NanoCPUs:  dockerNanoCPUs,
@@ -385,7 +388,7 @@ func (d *docker) baseImage(ctx context.Context, b *bundle.Bundle) (string, error
 	if err := d.tc.addAgentnet(r, d.cfg.Self); err != nil {
 		return "", err
 	}
-	repo := b.RepoDir()
+	repo, bundleDir := b.RepoDir(), b.AbsDir()
 	var cmds []bundle.Command
 	cmds = append(cmds, b.Check...)
 	for _, s := range b.Skills {
@@ -400,12 +403,51 @@ func (d *docker) baseImage(ctx context.Context, b *bundle.Bundle) (string, error
 			continue
 		}
 		argv0 := strings.ReplaceAll(c[0], "{{"+bundle.VarRepo+"}}", repo)
+		argv0 = strings.ReplaceAll(argv0, "{{"+bundle.VarBundle+"}}", bundleDir)
 		if strings.Contains(argv0, "{{") {
-			return "", fmt.Errorf("program %q: only {{repo}} can name a program in an image", c[0])
+			return "", fmt.Errorf("program %q: only {{repo}} and {{bundle}} can name a program in an image", c[0])
+		}
+		if !filepath.IsAbs(argv0) && strings.ContainsRune(argv0, '/') {
+			argv0 = filepath.Join(repo, argv0)
+		}
+		if within := treeOf(argv0, repo, bundleDir); within != "" {
+			// A program of the repo, or a wrapper beside agent.yaml: it
+			// comes with the bundle; what it needs does not, nor what its
+			// links (a venv's python) point to outside.
+			if err := r.addLinkChain(argv0, within); err != nil {
+				return "", err
+			}
+			if err := d.tc.addNeeds(r, argv0); err != nil {
+				return "", err
+			}
+			continue
 		}
 		if err := d.tc.addCommand(r, argv0, repo); err != nil {
 			return "", err
 		}
+	}
+	// The bundle's virtual environments run on an interpreter of this
+	// machine, and its Python code imports packages from the site
+	// directories of the interpreters in the image.
+	roots := []string{bundleDir}
+	if !strings.HasPrefix(repo+"/", bundleDir+"/") {
+		roots = append(roots, repo)
+	}
+	py, err := walkPython(roots...)
+	if err != nil {
+		return "", err
+	}
+	for _, v := range py.venvs {
+		if err := d.tc.addVenv(r, v); err != nil {
+			return "", err
+		}
+	}
+	argvs := make([][]string, len(cmds))
+	for i, c := range cmds {
+		argvs[i] = c
+	}
+	if err := d.tc.addPythonPackages(r, py.files, argvs...); err != nil {
+		return "", err
 	}
 	if r.shell {
 		if err := d.tc.addShellTools(r); err != nil {
@@ -416,7 +458,7 @@ func (d *docker) baseImage(ctx context.Context, b *bundle.Bundle) (string, error
 	r.data["/etc/passwd"] = []byte("root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/sbin/nologin\n")
 	r.data["/etc/group"] = []byte("root:x:0:\nnogroup:x:65534:\n")
 	ref := "agentnet-base:" + r.key()[:16]
-	err := d.ensureImage(ctx, ref, func() error {
+	err = d.ensureImage(ctx, ref, func() error {
 		pr, pw := io.Pipe()
 		go func() { pw.CloseWithError(r.writeTar(pw, "")) }()
 		defer pr.Close()
@@ -513,31 +555,58 @@ func (d *docker) ensureImage(ctx context.Context, ref string, build func() error
 	return build()
 }
 
-func (d *docker) ensureNetwork(ctx context.Context) error {
+// ensureNetwork returns the id of the agentnet network, creating it when
+// there is none. Runtimes of other processes may create it at the same time
+// and the engine's check for duplicate names is best effort: when several
+// networks of the name exist, every runtime keeps the oldest and removes the
+// others it can, so that all attach their containers to the same one.
+func (d *docker) ensureNetwork(ctx context.Context) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	n, err := d.api.NetworkInspect(ctx, DockerNetwork, network.InspectOptions{})
-	if err == nil {
-		if n.Labels[LabelManaged] != "true" {
-			return fmt.Errorf("a Docker network named %q exists that agentnet did not make; remove or rename it", DockerNetwork)
+	for attempt := 0; ; attempt++ {
+		nets, err := d.api.NetworkList(ctx, network.ListOptions{Filters: filters.NewArgs(filters.Arg("name", DockerNetwork))})
+		if err != nil {
+			return "", fmt.Errorf("list networks: %w", err)
 		}
-		return nil
+		var ours []network.Summary
+		for _, n := range nets {
+			if n.Name != DockerNetwork {
+				continue // the name filter matches parts of names too
+			}
+			if n.Labels[LabelManaged] != "true" {
+				return "", fmt.Errorf("a Docker network named %q exists that agentnet did not make; remove or rename it", DockerNetwork)
+			}
+			ours = append(ours, n)
+		}
+		if len(ours) > 0 {
+			sort.Slice(ours, func(i, j int) bool {
+				if !ours[i].Created.Equal(ours[j].Created) {
+					return ours[i].Created.Before(ours[j].Created)
+				}
+				return ours[i].ID < ours[j].ID
+			})
+			for _, n := range ours[1:] {
+				// One with containers attached is refused; it goes with
+				// them, at their Down.
+				_ = d.api.NetworkRemove(ctx, n.ID)
+			}
+			return ours[0].ID, nil
+		}
+		if attempt == 3 {
+			return "", fmt.Errorf("create network %s: it is removed as soon as it is made", DockerNetwork)
+		}
+		_, err = d.api.NetworkCreate(ctx, DockerNetwork, network.CreateOptions{
+			Driver: "bridge",
+			Options: map[string]string{
+				"com.docker.network.bridge.enable_icc":           "false",
+				"com.docker.network.bridge.enable_ip_masquerade": "false",
+			},
+			Labels: map[string]string{LabelManaged: "true", LabelRole: "network"},
+		})
+		if err != nil && !cerrdefs.IsConflict(err) {
+			return "", fmt.Errorf("create network %s: %w", DockerNetwork, err)
+		}
 	}
-	if !cerrdefs.IsNotFound(err) {
-		return fmt.Errorf("inspect network %s: %w", DockerNetwork, err)
-	}
-	_, err = d.api.NetworkCreate(ctx, DockerNetwork, network.CreateOptions{
-		Driver: "bridge",
-		Options: map[string]string{
-			"com.docker.network.bridge.enable_icc":           "false",
-			"com.docker.network.bridge.enable_ip_masquerade": "false",
-		},
-		Labels: map[string]string{LabelManaged: "true", LabelRole: "network"},
-	})
-	if err != nil && !cerrdefs.IsConflict(err) {
-		return fmt.Errorf("create network %s: %w", DockerNetwork, err)
-	}
-	return nil
 }
 
 func (d *docker) logTail(ctx context.Context, id string) string {
@@ -633,6 +702,16 @@ func shortID(id string) string {
 		return id[:12]
 	}
 	return id
+}
+
+// treeOf returns the first of the directories that holds p, or "".
+func treeOf(p string, dirs ...string) string {
+	for _, d := range dirs {
+		if strings.HasPrefix(p, d+"/") {
+			return d
+		}
+	}
+	return ""
 }
 
 // commonDir is the deepest directory holding both a and b.

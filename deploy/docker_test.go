@@ -4,12 +4,15 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -25,7 +28,10 @@ import (
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/client"
 
+	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/generation"
+	"github.com/agentnet/agentnet/generation/static"
 )
 
 // dockerClient returns a client of the machine's Docker daemon, or skips the
@@ -379,4 +385,168 @@ func newFakeEngine(t *testing.T, h http.HandlerFunc) string {
 	}))
 	t.Cleanup(srv.Close)
 	return strings.TrimPrefix(srv.URL, "http://")
+}
+
+// TestDockerPythonEnvironment generates a bundle (static) from a Python
+// package whose code imports PyYAML, which the interpreter finds only in
+// Debian's dist-packages, and runs it in a container: the image carries the
+// interpreter, the venv with the package pip installed into it, and of the
+// system's site packages the one the code imports (with libyaml, which its
+// extension module loads). Three skills run there: the generated one, the
+// console script pip installed into the venv, and a wrapper kept beside
+// agent.yaml, named through {{bundle}}.
+func TestDockerPythonEnvironment(t *testing.T) {
+	t.Parallel()
+	dc := dockerClient(t)
+	// Only the system's interpreters: PyYAML then comes from dist-packages.
+	env := []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
+	}
+	if out, err := exec.Command("/usr/bin/python3", "-c", "import yaml; print(yaml.__file__)").Output(); err != nil || !strings.Contains(string(out), "/dist-packages/") {
+		msg := fmt.Sprintf("/usr/bin/python3 does not import yaml from dist-packages (%v %s): apt-get install python3-yaml", err, out)
+		if os.Getenv("AGENTNET_REQUIRE_DOCKER") == "1" { // CI installs it (.ci/run)
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	exe := agentnetBinary(t)
+	ctx := t.Context()
+	var suffix [3]byte
+	rand.Read(suffix[:])
+	name := "dt-" + hex.EncodeToString(suffix[:]) + "-yamlkit"
+	cleanupDocker(t, dc, []string{name})
+
+	out := filepath.Join(t.TempDir(), "yamlkit")
+	rep, err := generation.Run(ctx, generation.Config{Repo: filepath.Join("testdata", "yamlkit"), Out: out, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rep.OK() {
+		a := rep.Attempts[len(rep.Attempts)-1]
+		t.Fatalf("generate yamlkit failed at %s: %s", a.Stage, a.Reason)
+	}
+	data, err := os.ReadFile(filepath.Join(out, generation.EnvironmentFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe static.PythonEnv
+	if err := json.Unmarshal(data, &pe); err != nil {
+		t.Fatal(err)
+	}
+	if pe.Python == nil || !pe.Python.Debian || !pe.Installed || !slices.Contains(pe.Debian, "python3-yaml") {
+		t.Fatalf("environment = %s, want Debian's interpreter, the package installed, python3-yaml recorded", data)
+	}
+
+	// The console script pip wrote still runs here although the bundle
+	// moved from its attempt's directory to out.
+	script := filepath.Join(out, "repo", ".agentnet", "venv", "bin", "yamlkit")
+	if got, err := exec.Command(script, "a: 1").CombinedOutput(); err != nil || strings.TrimSpace(string(got)) != `{"a": 1}` {
+		t.Errorf("%s on this machine = %q, %v; want {\"a\": 1}", script, got, err)
+	}
+	b, err := bundle.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Skill("yamlkit") == nil {
+		t.Fatalf("generated skills = %v, want yamlkit", b.Skills)
+	}
+	params := map[string]any{"type": "object", "properties": map[string]any{"content": map[string]any{"type": "string"}}, "required": []any{"content"}}
+	b.Skills = append(b.Skills,
+		bundle.Skill{ID: "installed", Name: "Installed", Description: "The console script pip installed into the venv.",
+			Params: params, Run: bundle.Command{"{{repo}}/.agentnet/venv/bin/yamlkit", "{{content}}"}},
+		bundle.Skill{ID: "bundled", Name: "Bundled", Description: "A wrapper beside agent.yaml.",
+			Params: params, Run: bundle.Command{"{{bundle}}/wrapper/bundled.sh", "{{repo}}", "{{content}}"}},
+	)
+	yml, err := static.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, out, map[string]string{
+		bundle.FileName:      string(yml),
+		"wrapper/bundled.sh": "#!/bin/sh\nexec \"$1/.agentnet/venv/bin/python\" -c 'import sys, yamlkit; print(yamlkit.to_json(sys.argv[1]))' \"$2\"\n",
+	})
+	if err := os.Chmod(filepath.Join(out, "wrapper", "bundled.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	rt, err := deploy.Open("docker", deploy.Config{Self: exe, Env: env, ReadyTimeout: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := rt.Up(ctx, deploy.Spec{Name: name, Bundle: out})
+	if err != nil {
+		t.Fatalf("Up(yamlkit) error = %v", err)
+	}
+	defer func() {
+		if err := rt.Down(context.WithoutCancel(ctx), a); err != nil {
+			t.Errorf("Down() error = %v", err)
+		}
+	}()
+	card, err := agentcard.DefaultResolver.Resolve(ctx, a.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithDefaultsDisabled(), a2aclient.WithJSONRPCTransport(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Destroy()
+	for _, skill := range []string{"yamlkit", "installed", "bundled"} {
+		msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewDataPart(map[string]any{"content": "b: [1, 2]\na: x"}))
+		msg.Metadata = map[string]any{"skill": skill}
+		res, err := cl.SendMessage(ctx, &a2a.SendMessageRequest{Message: msg})
+		if err != nil {
+			t.Fatalf("SendMessage(%s) error = %v", skill, err)
+		}
+		task, ok := res.(*a2a.Task)
+		if !ok {
+			t.Fatalf("SendMessage(%s) = %T, want a task", skill, res)
+		}
+		var text strings.Builder
+		for _, art := range task.Artifacts {
+			for _, p := range art.Parts {
+				text.WriteString(p.Text())
+			}
+		}
+		if status := taskStatus(task); task.Status.State != a2a.TaskStateCompleted || !strings.Contains(text.String(), `{"a": "x", "b": [1, 2]}`) {
+			t.Errorf("skill %s: task %s %q (%s), want completed with the JSON", skill, task.Status.State, text.String(), status)
+		}
+	}
+
+	// Of the system's site packages, the image holds what the code imports.
+	info, err := dc.ContainerInspect(ctx, a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dc.ContainerStatPath(ctx, a.ID, "/usr/lib/python3/dist-packages/yaml/__init__.py"); err != nil {
+		t.Errorf("the image lacks PyYAML from dist-packages: %v", err)
+	}
+	if _, err := os.Stat("/usr/lib/python3/dist-packages/pip"); err == nil {
+		if _, err := dc.ContainerStatPath(ctx, a.ID, "/usr/lib/python3/dist-packages/pip"); err == nil {
+			t.Errorf("the image holds dist-packages/pip, which the code does not import")
+		}
+	}
+	img, err := dc.ImageInspect(ctx, info.Image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := dc.ImageInspect(ctx, img.Config.Labels[deploy.LabelBase])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("image sizes: base %.1f MB, agent %.1f MB", float64(base.Size)/1e6, float64(img.Size)/1e6)
+}
+
+func taskStatus(task *a2a.Task) string {
+	if task.Status.Message == nil {
+		return ""
+	}
+	var s strings.Builder
+	for _, p := range task.Status.Message.Parts {
+		s.WriteString(p.Text())
+	}
+	return s.String()
 }

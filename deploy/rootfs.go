@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"debug/elf"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -22,7 +23,7 @@ import (
 
 // rootfsVersion changes whenever the layout of the assembled images does, so
 // that images cached under an older key are not reused.
-const rootfsVersion = "1"
+const rootfsVersion = "2"
 
 // imagePath is the PATH inside agent containers. Programs named by a bare
 // name in a bundle get a link in /usr/local/bin when the host found them
@@ -44,7 +45,8 @@ var posixTools = []string{
 var shells = map[string]bool{"sh": true, "dash": true, "bash": true, "ash": true, "ksh": true, "zsh": true, "busybox": true}
 
 // pythonSkip lists the top-level entries of a Python standard library left
-// out of images: tests, GUI and packaging tools, and third-party packages.
+// out of images: tests, GUI and packaging tools, and third-party packages
+// (which come one by one, as the bundle's code imports them).
 var pythonSkip = map[string]bool{
 	"test": true, "idlelib": true, "tkinter": true, "turtledemo": true, "ensurepip": true,
 	"lib2to3": true, "pydoc_data": true, "site-packages": true, "dist-packages": true,
@@ -53,7 +55,8 @@ var pythonSkip = map[string]bool{
 // toolchain discovers, on the host, the files the programs of a bundle need
 // to run in a container whose root file system holds nothing else: each
 // program, the interpreter its shebang names, the shared libraries ldd lists
-// for every ELF file, a Python's standard library, a shell's usual tools.
+// for every ELF file, a Python's standard library and the third-party
+// packages the bundle's code imports, a shell's usual tools.
 // Files keep their host paths in the image, so that dynamic loaders,
 // shebangs and interpreters' compiled-in prefixes find what they expect.
 //
@@ -71,6 +74,7 @@ type toolchain struct {
 type pythonInfo struct {
 	executable string
 	dirs       []string // standard library directories
+	sites      []string // site-packages (dist-packages) directories, in sys.path order
 }
 
 func newToolchain(env []string) *toolchain {
@@ -91,10 +95,15 @@ type rootfs struct {
 	data  map[string][]byte // image path → contents
 	dirs  map[string]bool   // image paths of directories that must exist even when empty
 	shell bool              // a POSIX shell is in; its tools follow
+	// pythons are the Python interpreters in the image (real executables);
+	// the third-party packages the bundle imports follow from their site
+	// directories (addPythonPackages).
+	pythons map[string]*pythonInfo
 }
 
 func newRootfs() *rootfs {
-	return &rootfs{files: map[string]string{}, links: map[string]string{}, data: map[string][]byte{}, dirs: map[string]bool{}}
+	return &rootfs{files: map[string]string{}, links: map[string]string{}, data: map[string][]byte{}, dirs: map[string]bool{},
+		pythons: map[string]*pythonInfo{}}
 }
 
 // addPath adds the host file p at its own path, with every symbolic link on
@@ -138,6 +147,31 @@ func (r *rootfs) addPathDepth(p string, skip func(string) bool, depth int) error
 		}
 	}
 	return nil
+}
+
+// addLinkChain follows p while it is a symbolic link inside the directory
+// within (which is copied on its own) and adds the first target outside it
+// at its host path, with the links on the way: a venv's bin/python leads
+// to the interpreter it was made from.
+func (r *rootfs) addLinkChain(p, within string) error {
+	for range 40 {
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return fmt.Errorf("add %s: %w", p, err)
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		if !strings.HasPrefix(target, within+"/") {
+			return r.addPath(target, nil)
+		}
+		p = target
+	}
+	return fmt.Errorf("add %s: too many levels of symbolic links", p)
 }
 
 // addTree adds the directory hostDir at image path imageDir.
@@ -242,6 +276,7 @@ func (tc *toolchain) addNeeds(r *rootfs, p string) error {
 		if err != nil {
 			return err
 		}
+		r.pythons[info.executable] = info
 		for _, d := range info.dirs {
 			if err := r.addPath(d, skipPython); err != nil {
 				return err
@@ -390,7 +425,9 @@ func ldd(files []string) (map[string][]string, error) {
 }
 
 // pythonInfo asks the interpreter at p (which may be a launcher such as a
-// pyenv shim) for its real executable and standard library.
+// pyenv shim) for its real executable, its standard library and its site
+// directories. It runs without the site module, so that no .pth file of
+// the host's runs.
 func (tc *toolchain) pythonInfo(p string) (*pythonInfo, error) {
 	tc.mu.Lock()
 	info := tc.python[p]
@@ -398,13 +435,13 @@ func (tc *toolchain) pythonInfo(p string) (*pythonInfo, error) {
 	if info != nil {
 		return info, nil
 	}
-	const script = `import sys, sysconfig
-print(sys.executable)
-seen = set()
+	const script = `import json, site, sys, sysconfig
+dirs, seen = [], set()
 for d in [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]] + sys.path:
     if d and d not in seen and "-packages" not in d:
         seen.add(d)
-        print(d)
+        dirs.append(d)
+print(json.dumps({"exe": sys.executable, "stdlib": dirs, "sites": getattr(site, "getsitepackages", list)()}))
 `
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -414,23 +451,40 @@ for d in [sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"]] 
 	if err != nil {
 		return nil, fmt.Errorf("ask %s for its standard library: %w", p, err)
 	}
-	lines := strings.Fields(string(out))
-	if len(lines) < 2 {
+	var answer struct {
+		Exe    string   `json:"exe"`
+		Stdlib []string `json:"stdlib"`
+		Sites  []string `json:"sites"`
+	}
+	if err := json.Unmarshal(lastLine(out), &answer); err != nil || answer.Exe == "" {
 		return nil, fmt.Errorf("ask %s for its standard library: no answer", p)
 	}
 	info = &pythonInfo{}
-	if info.executable, err = filepath.EvalSymlinks(lines[0]); err != nil {
-		return nil, fmt.Errorf("python executable %s: %w", lines[0], err)
+	if info.executable, err = filepath.EvalSymlinks(answer.Exe); err != nil {
+		return nil, fmt.Errorf("python executable %s: %w", answer.Exe, err)
 	}
-	for _, d := range lines[1:] {
+	for _, d := range answer.Stdlib {
 		if _, err := os.Stat(d); err == nil && filepath.IsAbs(d) {
 			info.dirs = append(info.dirs, d)
+		}
+	}
+	for _, d := range answer.Sites {
+		if fi, err := os.Stat(d); err == nil && filepath.IsAbs(d) && fi.IsDir() {
+			info.sites = append(info.sites, d)
 		}
 	}
 	tc.mu.Lock()
 	tc.python[p] = info
 	tc.mu.Unlock()
 	return info, nil
+}
+
+func lastLine(b []byte) []byte {
+	b = bytes.TrimSpace(b)
+	if i := bytes.LastIndexByte(b, '\n'); i >= 0 {
+		return b[i+1:]
+	}
+	return b
 }
 
 func skipPython(rel string) bool {

@@ -142,3 +142,135 @@ func inArchive(entries map[string]*tar.Header, path string) *tar.Header {
 	}
 	return nil
 }
+
+// TestPythonPackages builds site directories and a repo on disk and checks
+// which packages go into the image: those the repo's code imports, what
+// they import in turn (absolute, conditional or through importlib), their
+// metadata, a namespace package's portions from every site directory — and
+// nothing else (not what only setup.py imports).
+func TestPythonPackages(t *testing.T) {
+	t.Parallel()
+	root := t.TempDir()
+	site1, site2, repo := filepath.Join(root, "site1"), filepath.Join(root, "site2"), filepath.Join(root, "repo")
+	files := map[string]string{
+		"repo/app/main.py":                            "import os, alpha.sub as s\nfrom . import local\nfrom gamma import g  # noqa\ndef f():\n    import ns.one\n",
+		"repo/app/local.py":                           "import not_installed\n",
+		"repo/setup.py":                               "from setuptools import setup\n",
+		"site1/setuptools/__init__.py":                "",
+		"site1/alpha/__init__.py":                     "from beta import b\n",
+		"site1/alpha/sub.py":                          "import importlib\nX = importlib.import_module('delta')\n",
+		"site1/beta.py":                               "try:\n    import epsilon\nexcept ImportError:\n    pass\n",
+		"site1/gamma.cpython-311-x86_64-linux-gnu.so": "not really ELF",
+		"site1/delta/__init__.py":                     "",
+		"site1/epsilon.py":                            "",
+		"site1/zeta.py":                               "",
+		"site1/eta/__init__.py":                       "",
+		"site1/eta/cli.py":                            "",
+		"site1/unused/__init__.py":                    "import alpha\n",
+		"site1/ns/one.py":                             "",
+		"site2/ns/two.py":                             "",
+		"site2/alpha/__init__.py":                     "shadowed by site1's\n",
+		"site1/Alpha-1.0.dist-info/top_level.txt":     "alpha\n",
+		"site1/Alpha-1.0.dist-info/METADATA":          "Name: Alpha\n",
+		"site1/Unused-2.0.dist-info/RECORD":           "unused/__init__.py,,\n",
+		"site1/beta-3.0.egg-info/PKG-INFO":            "Name: beta\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tree, err := walkPython(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRootfs()
+	r.pythons["/usr/bin/python3"] = &pythonInfo{executable: "/usr/bin/python3", sites: []string{site1, site2}}
+	tc := newToolchain(os.Environ())
+	argvs := [][]string{{"python3", "-c", "import zeta; print(zeta)"}, {"python3", "-m", "eta.cli"}}
+	if err := tc.addPythonPackages(r, tree.files, argvs...); err != nil {
+		t.Fatalf("addPythonPackages() error = %v", err)
+	}
+	for _, want := range []string{
+		"site1/alpha/__init__.py", "site1/alpha/sub.py", "site1/beta.py", "site1/gamma.cpython-311-x86_64-linux-gnu.so",
+		"site1/delta/__init__.py", "site1/epsilon.py", "site1/ns/one.py", "site2/ns/two.py",
+		"site1/zeta.py", "site1/eta/cli.py",
+		"site1/Alpha-1.0.dist-info/METADATA", "site1/beta-3.0.egg-info/PKG-INFO",
+	} {
+		if _, ok := r.files[filepath.Join(root, want)]; !ok {
+			t.Errorf("the image lacks %s", want)
+		}
+	}
+	for _, unwanted := range []string{"site1/unused/__init__.py", "site2/alpha/__init__.py", "site1/Unused-2.0.dist-info/RECORD", "site1/setuptools/__init__.py"} {
+		if _, ok := r.files[filepath.Join(root, unwanted)]; ok {
+			t.Errorf("the image holds %s, which nothing imports", unwanted)
+		}
+	}
+	for p := range r.files {
+		if strings.HasPrefix(p, repo) {
+			t.Errorf("the repo's own %s went into the image with the site packages", p)
+		}
+	}
+}
+
+// TestVenvInterpreter makes a real venv with this machine's python3 and
+// checks that its interpreter goes into the image at its host path, with
+// the links from the venv's bin/python to it and pyvenv.cfg's home.
+func TestVenvInterpreter(t *testing.T) {
+	t.Parallel()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on this machine")
+	}
+	if _, err := exec.LookPath("ldd"); err != nil {
+		t.Skip("no ldd on this machine")
+	}
+	repo := t.TempDir()
+	venv := filepath.Join(repo, ".agentnet", "venv")
+	if out, err := exec.Command(py, "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
+		t.Skipf("python3 cannot make a venv here: %v %s", err, out)
+	}
+	tree, err := walkPython(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tree.venvs) != 1 || tree.venvs[0] != venv {
+		t.Fatalf("walkPython() venvs = %v, want [%s]", tree.venvs, venv)
+	}
+	tc := newToolchain(os.Environ())
+	r := newRootfs()
+	if err := tc.addVenv(r, venv); err != nil {
+		t.Fatalf("addVenv() error = %v", err)
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(venv, "bin", "python"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.files[real]; !ok {
+		t.Errorf("the image lacks the venv's interpreter %s", real)
+	}
+	if len(r.pythons) != 1 {
+		t.Errorf("pythons = %v, want the venv's interpreter", r.pythons)
+	}
+	cfg := readPyvenvCfg(filepath.Join(venv, "pyvenv.cfg"))
+	if home := cfg["home"]; home == "" || !r.dirs[home] && r.links[home] == "" {
+		t.Errorf("the image lacks pyvenv.cfg's home %q", home)
+	}
+	// The first link out of the venv is in the image, as on the host.
+	target, _ := os.Readlink(filepath.Join(venv, "bin", "python"))
+	for !filepath.IsAbs(target) {
+		target, _ = os.Readlink(filepath.Join(venv, "bin", target))
+	}
+	if fi, err := os.Lstat(target); err == nil && fi.Mode()&os.ModeSymlink != 0 && r.links[target] == "" {
+		t.Errorf("the image lacks the link %s the venv's python points to", target)
+	}
+	for p := range r.files {
+		if strings.HasPrefix(p, repo) {
+			t.Errorf("the venv's own %s went into the base image", p)
+		}
+	}
+}

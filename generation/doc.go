@@ -9,7 +9,8 @@
 // of its public API (functions, classes built from simple values and their
 // methods and properties), a Go module without a main package one per
 // exported function or method with simple types, each run by a wrapper
-// generated into the bundle's copy of the repository (.agentnet/wrapper).
+// generated into the bundle beside agent.yaml (wrapper/, named {{bundle}}
+// in the templates), never into the repository.
 // Python repositories get an environment that installs offline: the
 // interpreter that sees most of their imports, a venv with the system's site
 // packages, the repository installed with pip (or run from source, with the
@@ -21,7 +22,9 @@
 // built-ins are "static" (analysis of the repository, no model), "llm" (an
 // OpenAI-compatible model given a digest of the repository) and "command"
 // (an external coding agent whose model traffic goes through a metering
-// proxy). Run drives the attempts:
+// proxy; a local process group, or contained by Config.Sandbox — with
+// deploy.Jobs.Sandbox, a Docker container that sees only the attempt's
+// bundle directory and reaches only the proxy). Run drives the attempts:
 //
 //	rep, err := generation.Run(ctx, generation.Config{
 //		Repo:      "https://github.com/owner/tool.git", // or a local path

@@ -90,6 +90,18 @@ func TestLibraryBundles(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The wrapper lives beside agent.yaml, never in the repo.
+			if entries, err := os.ReadDir(filepath.Join(out, "wrapper")); err != nil || len(entries) == 0 {
+				t.Errorf("no wrapper in the bundle directory: %v", err)
+			}
+			if _, err := os.Stat(filepath.Join(b.RepoDir(), ".agentnet", "wrapper")); err == nil {
+				t.Errorf("a wrapper was written into the repo copy %s", b.RepoDir())
+			}
+			for _, s := range b.Skills {
+				if !strings.Contains(strings.Join(s.Run, " "), "{{bundle}}/wrapper/") {
+					t.Errorf("skill %s runs %q, want the wrapper through {{bundle}}", s.ID, s.Run)
+				}
+			}
 			var ids []string
 			for _, s := range b.Skills {
 				ids = append(ids, s.ID)

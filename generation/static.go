@@ -52,7 +52,7 @@ func analyse(ctx context.Context, job *Job) (*static.Result, error) {
 		source = filepath.ToSlash(rel)
 	}
 	return static.Generate(ctx, job.RepoDir, static.Options{
-		Name: job.Name, Source: source, Ref: job.RepoRef, Env: job.Env, Log: job.Log, Logger: job.Logger,
+		Name: job.Name, Source: source, Ref: job.RepoRef, Bundle: job.Bundle, Env: job.Env, Log: job.Log, Logger: job.Logger,
 		InstallSystemDeps: job.InstallSystemDeps,
 	})
 }

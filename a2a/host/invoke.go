@@ -10,13 +10,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 )
 
 // request is one skill call, whatever transport it came by.
@@ -102,7 +102,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		}
 		return nil, failf("skill %q: invalid arguments: %s", sk.ID, strings.Join(lines, "; "))
 	}
-	argv, err := sk.Argv(bundle.Vars{Repo: h.b.RepoDir(), Workdir: work, Port: freePortOrZero(sk)}, args)
+	argv, err := sk.Argv(bundle.Vars{Repo: h.b.RepoDir(), Bundle: h.b.AbsDir(), Workdir: work, Port: freePortOrZero(sk)}, args)
 	if err != nil {
 		return nil, failf("skill %q: %v", sk.ID, err)
 	}
@@ -171,7 +171,7 @@ func freePortOrZero(sk *bundle.Skill) int {
 	return 0
 }
 
-var unsafeRE = regexp.MustCompile(`[^A-Za-z0-9._+-]+`)
+var unsafeRE = lazyregexp.New(`[^A-Za-z0-9._+-]+`)
 
 // safeName reduces a client-supplied file name to a safe base name: no
 // directories, no leading dots, only portable characters.

@@ -57,7 +57,7 @@ func (h *Host) startOwn(ctx context.Context) (*ownServer, error) {
 		return nil, err
 	}
 	repo := h.b.RepoDir()
-	argv, err := bundle.Expand(h.b.Serve, bundle.Vars{Repo: repo, Port: port}, nil)
+	argv, err := bundle.Expand(h.b.Serve, bundle.Vars{Repo: repo, Bundle: h.b.AbsDir(), Port: port}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("serve command: %w", err)
 	}

@@ -41,7 +41,7 @@ func Prepare(ctx context.Context, b *bundle.Bundle, setup bool, env []string, lo
 	}
 	repo := b.RepoDir()
 	for i, st := range steps {
-		argv, err := bundle.Expand(st.cmd, bundle.Vars{Repo: repo}, nil)
+		argv, err := bundle.Expand(st.cmd, bundle.Vars{Repo: repo, Bundle: b.AbsDir()}, nil)
 		if err != nil {
 			return fmt.Errorf("%s command %d of bundle %s: %w", st.kind, i+1, b.Name, err)
 		}

@@ -7,11 +7,15 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 )
 
 // goArg is how the Go wrapper builds one argument.
@@ -40,9 +44,10 @@ type goCall struct {
 // package): exported functions with simple parameter types (strings,
 // numbers, booleans, lists of them, files as []byte or io.Reader), and
 // exported methods of values built by such a function, become skills run
-// by a main package generated into the bundle and built there against the
-// repository (dependencies through the module proxy).
-func goLibraryTool(r *repo, name string) *Tool {
+// by a main package generated into the bundle directory bdir (under
+// wrapperDir) and built there against the repository (dependencies through
+// the module proxy).
+func goLibraryTool(r *repo, name, bdir string) *Tool {
 	data, ok := r.read("go.mod", 64<<10)
 	if !ok {
 		return nil
@@ -69,6 +74,8 @@ func goLibraryTool(r *repo, name string) *Tool {
 	var caps []*capability
 	calls := map[*capability]*goCall{}
 	order := 0
+	text, _ := readme(r)
+	called := readmeCalls(text)
 	for _, dir := range sortedKeys(dirs) {
 		fset := token.NewFileSet()
 		var files []*ast.File
@@ -90,7 +97,7 @@ func goLibraryTool(r *repo, name string) *Tool {
 		if dir != "." {
 			imp = module + "/" + dir
 		}
-		for _, c := range goPackageCaps(files, imp, dir == ".") {
+		for _, c := range goPackageCaps(files, imp, dir == ".", called) {
 			c.cap.order = order
 			order++
 			caps = append(caps, c.cap)
@@ -113,7 +120,7 @@ func goLibraryTool(r *repo, name string) *Tool {
 	}
 	prog := sanitizeProg(name) + "-skills"
 	wdir := wrapperDir + "/go/" + sanitizeProg(name)
-	bin := "{{repo}}/" + path.Join(wdir, "bin", prog)
+	bin := path.Join(wdir, "bin", prog)
 	var skills []bundle.Skill
 	var used []*goCall
 	for _, c := range caps {
@@ -141,7 +148,17 @@ func goLibraryTool(r *repo, name string) *Tool {
 	if goVersion == "" {
 		goVersion = "1.21"
 	}
-	rel := strings.TrimSuffix(strings.Repeat("../", strings.Count(wdir, "/")+1), "/") // from the wrapper dir back to the repo
+	// The replace directive names the repo relative to the wrapper, so
+	// that the bundle can move as a whole.
+	abs := filepath.Join(bdir, filepath.FromSlash(strings.TrimPrefix(wdir, bundleVar+"/")))
+	rel, err := filepath.Rel(abs, r.root)
+	if err != nil {
+		return nil
+	}
+	rel = filepath.ToSlash(rel)
+	if rel != ".." && !strings.HasPrefix(rel, "../") {
+		rel = "./" + rel // a local path, not a module path, for go.mod
+	}
 	gomod := fmt.Sprintf("module agentnet.local/skills/%s\n\ngo %s\n\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %s => %s\n", strings.ReplaceAll(sanitizeProg(name), ".", "-"), goVersion, module, module, rel)
 	files := map[string][]byte{wdir + "/main.go": src, wdir + "/go.mod": []byte(gomod)}
 	if sum, ok := r.read("go.sum", 4<<20); ok {
@@ -177,8 +194,11 @@ type goCap struct {
 	call *goCall
 }
 
-// goPackageCaps reads one package's exported functions and methods.
-func goPackageCaps(files []*ast.File, imp string, root bool) []goCap {
+// goPackageCaps reads one package's exported functions and methods. Those
+// the README calls (readme: identifiers written before "(") rank higher; a
+// function that only adds parameters to another of the same name prefix
+// (BytesN to Bytes, SIWithDigits to SI) is a variant of it.
+func goPackageCaps(files []*ast.File, imp string, root bool, readme map[string]bool) []goCap {
 	named := map[string]string{} // type name → basic kind, for type Unit string
 	structs := map[string]bool{}
 	for _, af := range files {
@@ -243,7 +263,7 @@ func goPackageCaps(files []*ast.File, imp string, root bool) []goCap {
 				ctors[t] = fd
 			}
 		}
-		c := &capability{stem: stemOf(snake(fd.Name.Name)), props: props, required: req}
+		c := &capability{stem: goStem(goVariantBase(fd, funcs)), props: props, required: req}
 		c.id = skillID(kebab(fd.Name.Name))
 		c.name = words(fd.Name.Name)
 		c.desc = goDocSentence(fd.Doc, fd.Name.Name)
@@ -251,6 +271,9 @@ func goPackageCaps(files []*ast.File, imp string, root bool) []goCap {
 			c.desc = sentence(fmt.Sprintf("%s of the given %s", words(fd.Name.Name), joinWords(goArgNames(args))))
 		}
 		c.score = vis + docScore(fd.Doc.Text()) + len(req)
+		if readme[fd.Name.Name] {
+			c.score += readmeBonus
+		}
 		out = append(out, goCap{cap: c, call: &goCall{pkg: imp, fn: fd.Name.Name, args: args, results: n, hasErr: hasErr}})
 	}
 	// Methods of values a constructor builds from simple arguments.
@@ -272,7 +295,7 @@ func goPackageCaps(files []*ast.File, imp string, root bool) []goCap {
 			if !ok || n == 0 {
 				continue
 			}
-			c := &capability{stem: words(t) + " " + stemOf(snake(m.Name.Name)), props: mergeProps(cprops, props), required: append(append([]any{}, creq...), req...)}
+			c := &capability{stem: words(t) + " " + goStem(m.Name.Name), props: mergeProps(cprops, props), required: append(append([]any{}, creq...), req...)}
 			c.id = skillID(kebab(t), kebab(m.Name.Name))
 			c.name = words(t) + " " + words(m.Name.Name)
 			c.desc = goDocSentence(m.Doc, m.Name.Name)
@@ -280,7 +303,84 @@ func goPackageCaps(files []*ast.File, imp string, root bool) []goCap {
 				c.desc = strings.TrimSpace(c.desc + " " + sentence(fmt.Sprintf("%s of a %s built by %s", words(m.Name.Name), t, ctor.Name.Name)))
 			}
 			c.score = vis + docScore(m.Doc.Text()) + len(c.required)
+			if readme[m.Name.Name] {
+				c.score += readmeBonus
+			}
 			out = append(out, goCap{cap: c, call: &goCall{pkg: imp, ctor: ctor.Name.Name, ctorArgs: cargs, ctorErr: ctorErr, fn: m.Name.Name, args: args, results: n, hasErr: hasErr}})
+		}
+	}
+	return out
+}
+
+// readmeBonus is what a README's call of a function adds to its rank, as
+// for a Python library's.
+const readmeBonus = 4
+
+var callRE = lazyregexp.New(`([A-Za-z_][A-Za-z0-9_]*)\(`)
+
+// readmeCalls returns the identifiers a README writes before "(": the
+// functions and methods its examples call.
+func readmeCalls(text string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range callRE.FindAllStringSubmatch(text, -1) {
+		out[m[1]] = true
+	}
+	return out
+}
+
+// goVariantBase returns the name of the function fd varies, when another
+// exported function's name is a prefix of fd's at a word boundary and fd
+// takes that function's parameters, in order, and more (BytesN(s, n)
+// varies Bytes(s), SIWithDigits(input, decimals, unit) varies SI(input,
+// unit)); else fd's own name.
+func goVariantBase(fd *ast.FuncDecl, funcs []*ast.FuncDecl) string {
+	name := fd.Name.Name
+	own := goParamTypes(fd.Type.Params)
+	base := name
+	for _, g := range funcs {
+		gn := g.Name.Name
+		if len(gn) >= len(base) || !strings.HasPrefix(name, gn) || !unicode.IsUpper(rune(name[len(gn)])) {
+			continue
+		}
+		if pt := goParamTypes(g.Type.Params); len(pt) > 0 && len(pt) < len(own) && subsequence(pt, own) {
+			base = gn
+		}
+	}
+	return base
+}
+
+// goSuffixRE finds the variants Go names by a suffix: MatchString and
+// MatchReader of Match, ParseFile of Parse. (Go has no prefix variants:
+// IBytes is Bytes in other units, not a variant.)
+var goSuffixRE = lazyregexp.New(`^(.+?)(?:_(?:file|path|string|str|bytes|reader|writer|ctx|context|with_context|to_string|many|all|batch|list|iter|fast|safe|from_\w+))?$`)
+
+// goStem is what the variants of a Go function or method share.
+func goStem(name string) string {
+	s := strings.ToLower(snake(name))
+	if m := goSuffixRE.FindStringSubmatch(s); m != nil {
+		return m[1]
+	}
+	return s
+}
+
+// subsequence reports whether a's items appear in b in the same order.
+func subsequence(a, b []string) bool {
+	i := 0
+	for _, x := range b {
+		if i < len(a) && a[i] == x {
+			i++
+		}
+	}
+	return i == len(a)
+}
+
+// goParamTypes lists a parameter list's types, one per parameter.
+func goParamTypes(fl *ast.FieldList) []string {
+	var out []string
+	for _, f := range fl.List {
+		t := types.ExprString(f.Type)
+		for range max(1, len(f.Names)) {
+			out = append(out, t)
 		}
 	}
 	return out

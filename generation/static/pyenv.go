@@ -9,13 +9,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/proc"
 )
 
@@ -197,7 +197,7 @@ func choosePython(cands []*Python, requires string, preferDebian bool) *Python {
 	return best
 }
 
-var specifierRE = regexp.MustCompile(`(>=|>|<=|<|==|~=|!=)\s*([0-9]+)(?:\.([0-9]+))?`)
+var specifierRE = lazyregexp.New(`(>=|>|<=|<|==|~=|!=)\s*([0-9]+)(?:\.([0-9]+))?`)
 
 // satisfies checks a version against a requires-python specifier's
 // major.minor bounds ("">=3.9, <4"); anything it cannot read is satisfied.
@@ -267,6 +267,37 @@ def satisfies(v, spec):
     return True
 
 
+def relocate_scripts(bindir):
+    """Make the console scripts pip wrote start the venv's interpreter through
+    their own directory rather than by its absolute path, which is wrong once
+    the bundle moves (into its final place, or into an image)."""
+    heads = set()
+    for d in (os.path.abspath(bindir), os.path.realpath(bindir)):
+        heads.add(("#!" + d + "/").encode())
+        heads.add(("'''exec' \"" + d + "/").encode())
+        heads.add(("'''exec' " + d + "/").encode())
+    for name in sorted(os.listdir(bindir)):
+        p = os.path.join(bindir, name)
+        if os.path.islink(p) or not os.path.isfile(p):
+            continue
+        with open(p, "rb") as fh:
+            data = fh.read()
+        lines = data.split(b"\n", 3)
+        if len(lines) < 2 or not lines[0].startswith(b"#!"):
+            continue
+        if any(lines[0].startswith(h) for h in heads):
+            interp, rest = lines[0][2:].split()[0], lines[1:]
+        elif lines[0].strip() == b"#!/bin/sh" and len(lines) > 3 and any(lines[1].startswith(h) for h in heads) and lines[2].startswith(b"' '''"):
+            # pip's own form for an interpreter path too long for a shebang.
+            interp, rest = lines[1].split(b" ")[1].strip(b'"'), lines[3:]
+        else:
+            continue
+        exe = os.path.basename(interp.decode())
+        head = "#!/bin/sh\n'''exec' \"${0%%/*}/%s\" \"$0\" \"$@\"\n' '''\n" % exe
+        with open(p, "wb") as fh:
+            fh.write(head.encode() + b"\n".join(rest))
+
+
 cands, seen = [], set()
 dirs = os.environ.get("PATH", os.pathsep.join(["/usr/local/bin", "/usr/bin", "/bin"])).split(os.pathsep)
 names = [os.path.join(d, "python3") for d in dirs] + [os.path.join(d, "python3.%d" % m) for d in dirs for m in range(20, 7, -1)] + ["/usr/bin/python3", "/usr/local/bin/python3"]
@@ -331,6 +362,7 @@ else:
             status["reason"] = "no git metadata for the version: installed as version 0+unknown"
     if r.returncode == 0:
         status["installed"] = True
+        relocate_scripts(os.path.join(venv_dir, "bin"))
     else:
         out = r.stdout + "\n" + r.stderr
         lines = [l.strip() for l in out.splitlines() if l.strip()]
@@ -404,10 +436,10 @@ func envFiles() map[string][]byte {
 // buildEnv runs the environment's setup in dir at generation time and
 // records the outcome (installed, or why not).
 func (e *PythonEnv) build(ctx context.Context, dir, src string, env []string, timeout time.Duration, logw io.Writer) error {
-	if err := writeFiles(dir, []*Tool{{Files: envFiles()}}); err != nil {
+	if err := writeFiles(dir, dir, []*Tool{{Files: envFiles()}}); err != nil {
 		return err
 	}
-	argv := expandRepo(e.envSetup(src), dir)
+	argv := expandRepo(e.envSetup(src), dir, dir)
 	fmt.Fprintf(logw, "$ %s\n", shortCommand(argv))
 	res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Tee: logw})
 	if res.Err != nil {

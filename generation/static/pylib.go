@@ -4,11 +4,11 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 )
 
 // pyAPI is the public API pyscan.py reads from a repository's packages.
@@ -117,12 +117,12 @@ type capability struct {
 const maxLibrarySkills = 8
 
 var (
-	helperNameRE  = regexp.MustCompile(`^(main|cli|run_cli|setup|configure|register\w*|unregister\w*|reset|version|get_version|debug|enable\w*|disable\w*|set_\w+|add_\w+|remove_\w+|clear\w*|close|open|connect|disconnect|copy|clone|validate_\w+|check_\w+|init\w*|cleanup|teardown|install|uninstall|login|logout|to_dict|from_dict|to_json|from_json|as_dict|keys|values|items|get|update|pop|append|extend|insert|index|count|sort|reverse|mro|subscribe|emit|on_\w+|handle\w*|visit\w*|callback\w*|warn\w*|log\w*|print_\w+|show\w*|display\w*|plot\w*|render_\w+_template)$`)
-	pathParamRE   = regexp.MustCompile(`(?i)(^|_)(path|paths|file|files|filename|filenames|fname|filepath|infile|dir|directory|folder|fpath)$`)
-	outParamRE    = regexp.MustCompile(`(?i)^(out|output|outfile|out_file|out_path|output_path|output_file|outpath|dest|destination|dest_path|save_path|save_to|target_path|output_dir|out_dir|outdir)$`)
-	variantAffixR = regexp.MustCompile(`^(?:a|i|try_|must_)?(.+?)(?:_(?:file|files|path|paths|str|string|strings|text|texts|many|all|batch|list|iter|async|bytes|raw|fast|safe|from_\w+))?$`)
-	exceptionRE   = regexp.MustCompile(`(Error|Exception|Warning|Exit|Interrupt)$`)
-	abstractRE    = regexp.MustCompile(`(^|\.)(ABC|Protocol|Enum|IntEnum|StrEnum|Flag|IntFlag|TypedDict|NamedTuple|Exception|BaseException|Warning|Generic)(\[|$)`)
+	helperNameRE  = lazyregexp.New(`^(main|cli|run_cli|setup|configure|register\w*|unregister\w*|reset|version|get_version|debug|enable\w*|disable\w*|set_\w+|add_\w+|remove_\w+|clear\w*|close|open|connect|disconnect|copy|clone|validate_\w+|check_\w+|init\w*|cleanup|teardown|install|uninstall|login|logout|to_dict|from_dict|to_json|from_json|as_dict|keys|values|items|get|update|pop|append|extend|insert|index|count|sort|reverse|mro|subscribe|emit|on_\w+|handle\w*|visit\w*|callback\w*|warn\w*|log\w*|print_\w+|show\w*|display\w*|plot\w*|render_\w+_template)$`)
+	pathParamRE   = lazyregexp.New(`(?i)(^|_)(path|paths|file|files|filename|filenames|fname|filepath|infile|dir|directory|folder|fpath)$`)
+	outParamRE    = lazyregexp.New(`(?i)^(out|output|outfile|out_file|out_path|output_path|output_file|outpath|dest|destination|dest_path|save_path|save_to|target_path|output_dir|out_dir|outdir)$`)
+	variantAffixR = lazyregexp.New(`^(?:a|i|try_|must_)?(.+?)(?:_(?:file|files|path|paths|str|string|strings|text|texts|many|all|batch|list|iter|async|bytes|raw|fast|safe|from_\w+))?$`)
+	exceptionRE   = lazyregexp.New(`(Error|Exception|Warning|Exit|Interrupt)$`)
+	abstractRE    = lazyregexp.New(`(^|\.)(ABC|Protocol|Enum|IntEnum|StrEnum|Flag|IntFlag|TypedDict|NamedTuple|Exception|BaseException|Warning|Generic)(\[|$)`)
 )
 
 // pyLibrarySkills turns a library's public API into skills run by a
@@ -523,8 +523,8 @@ func pyParams(params []pyParam, doc *pyDoc, used map[string]bool) ([]wrapParam, 
 }
 
 var (
-	optionalRE = regexp.MustCompile(`^Optional\[(.*)\]$`)
-	genericRE  = regexp.MustCompile(`^(\w+)\[(.*)\]$`)
+	optionalRE = lazyregexp.New(`^Optional\[(.*)\]$`)
+	genericRE  = lazyregexp.New(`^(\w+)\[(.*)\]$`)
 )
 
 // pyParamSchema maps a parameter's type hint (or its docstring type, or its
@@ -740,7 +740,7 @@ func docSentence(summary, doc string) string {
 	return sentence(s)
 }
 
-var camelRE = regexp.MustCompile(`([a-z0-9])([A-Z])`)
+var camelRE = lazyregexp.New(`([a-z0-9])([A-Z])`)
 
 // words turns an identifier into words: "molar_mass" → "molar mass",
 // "GeoPoint" → "geo point".
@@ -782,21 +782,18 @@ func joinWords(ws []string) string {
 //go:embed pywrap.py
 var pywrapRuntime string
 
-// wrapperDir is where generated wrappers go, relative to the bundle's copy
-// of the repository: agentnet's own directory there, beside the venv and
-// the launchers.
-const wrapperDir = ".agentnet/wrapper"
+// wrapperDir is where generated wrappers go: a directory beside agent.yaml
+// in the bundle, named through {{bundle}}, never in the repository.
+const wrapperDir = bundleVar + "/wrapper"
 
 // pythonLibraryTool makes the tool of a Python library: its skills run a
-// wrapper generated into the bundle (under wrapperDir; the source
-// repository is never written) by the environment's interpreter. It
-// returns nil when the API offers no capability.
+// wrapper generated into the bundle (under wrapperDir) by the environment's
+// interpreter. It returns nil when the API offers no capability.
 func pythonLibraryTool(sc *pyScan, e *PythonEnv, name string) *Tool {
 	if sc.API == nil || len(sc.API.Items) == 0 {
 		return nil
 	}
-	file := wrapperDir + "/" + sanitizeProg(name) + "_skills.py"
-	wrapper := "{{repo}}/" + file
+	wrapper := wrapperDir + "/" + sanitizeProg(name) + "_skills.py"
 	skills, spec := pyLibrarySkills(sc.API, []string{e.VenvPython(), wrapper})
 	if len(skills) == 0 {
 		return nil
@@ -817,7 +814,7 @@ func pythonLibraryTool(sc *pyScan, e *PythonEnv, name string) *Tool {
 		Summary:  sc.Description,
 		Missing:  e.Missing,
 		Skills:   skills,
-		Files:    mergeFiles(envFiles(), map[string][]byte{file: src}),
+		Files:    mergeFiles(envFiles(), map[string][]byte{wrapper: src}),
 	}
 }
 

@@ -8,12 +8,12 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/proc"
 )
 
@@ -30,6 +30,10 @@ type Options struct {
 	Name string
 	// Source is the bundle's repo.source ("repo", or a git URL); Ref its ref.
 	Source, Ref string
+	// Bundle is the bundle directory, where generated wrappers are written
+	// (beside agent.yaml, named by {{bundle}}); default the repo directory
+	// itself, for a bundle without repo.
+	Bundle string
 	// Env is the environment of the builds and help probes ("KEY=value").
 	Env []string
 	// Log receives the commands run and their output; may be nil.
@@ -61,9 +65,10 @@ type Result struct {
 // Generate analyses the repository at dir, runs the setup of its entry
 // points there (builds, launchers in .agentnet/bin), asks each for --help,
 // and composes a bundle: one skill per capability. It writes nothing but
-// the setup's products and generated wrappers inside dir's .agentnet
-// directory (dir is the bundle's copy of the repository). Errors name the reason no bundle could
-// be made (ErrEmpty, ErrNoEntryPoints, a failed build).
+// the setup's products inside dir's .agentnet directory (dir is the
+// bundle's copy of the repository) and generated wrappers in the bundle
+// directory's wrapper directory (opts.Bundle). Errors name the reason no
+// bundle could be made (ErrEmpty, ErrNoEntryPoints, a failed build).
 func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if opts.Name == "" {
 		opts.Name = filepath.Base(dir)
@@ -89,6 +94,12 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("analyse %s: %w", dir, err)
+	}
+	bdir := abs
+	if opts.Bundle != "" {
+		if bdir, err = filepath.Abs(opts.Bundle); err != nil {
+			return nil, fmt.Errorf("analyse %s: bundle directory: %w", dir, err)
+		}
 	}
 	r, err := scan(abs, opts.Name)
 	if err != nil {
@@ -128,7 +139,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		}
 	}
 	if len(tools) == 0 {
-		if t := goLibraryTool(r, opts.Name); t != nil {
+		if t := goLibraryTool(r, opts.Name, bdir); t != nil {
 			tools = append(tools, t)
 		}
 	}
@@ -159,13 +170,13 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 			res.Notes = append(res.Notes, fmt.Sprintf("apt-get: installed %v, unknown %v %s", pyEnv.Apt.Installed, pyEnv.Apt.Unknown, pyEnv.Apt.Error))
 		}
 	}
-	if err := writeFiles(abs, tools); err != nil {
+	if err := writeFiles(abs, bdir, tools); err != nil {
 		return nil, err
 	}
 	var usable []*Tool
 	var firstErr error
 	for _, t := range tools {
-		if err := runSetup(ctx, abs, t, env, opts.SetupTimeout, logw, done); err != nil {
+		if err := runSetup(ctx, abs, bdir, t, env, opts.SetupTimeout, logw, done); err != nil {
 			note := fmt.Sprintf("%s (%s): setup failed: %v", t.Name, t.Source, err)
 			res.Notes = append(res.Notes, note)
 			logf("setup failed", "tool", t.Name, "err", err)
@@ -176,7 +187,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		}
 		if len(t.Skills) > 0 {
 			// A library's wrapper must import what it calls.
-			if err := runCheck(ctx, abs, t, env, opts.ProbeTimeout, logw); err != nil {
+			if err := runCheck(ctx, abs, bdir, t, env, opts.ProbeTimeout, logw); err != nil {
 				err = explainImport(err, sc, pyEnv)
 				note := fmt.Sprintf("%s (%s): check failed: %v", t.Name, t.Source, err)
 				res.Notes = append(res.Notes, note)
@@ -186,7 +197,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 				continue
 			}
 		} else if !opts.NoProbe {
-			probe(ctx, abs, t, env, opts.ProbeTimeout, logw)
+			probe(ctx, abs, bdir, t, env, opts.ProbeTimeout, logw)
 		}
 		usable = append(usable, t)
 	}
@@ -245,16 +256,16 @@ func isText(data []byte) bool {
 	return true
 }
 
-// runSetup runs a tool's setup commands in dir, skipping those in done
-// (and adding those it runs).
-func runSetup(ctx context.Context, dir string, t *Tool, env []string, timeout time.Duration, logw io.Writer, done map[string]bool) error {
+// runSetup runs a tool's setup commands in dir (the repo; bdir is the
+// bundle's), skipping those in done (and adding those it runs).
+func runSetup(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout time.Duration, logw io.Writer, done map[string]bool) error {
 	for _, c := range t.Setup {
 		key := strings.Join(c, "\x00")
 		if done[key] {
 			continue
 		}
 		done[key] = true
-		argv := expandRepo(c, dir)
+		argv := expandRepo(c, dir, bdir)
 		fmt.Fprintf(logw, "$ %s\n", shortCommand(argv))
 		res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Tee: logw})
 		if res.Err != nil {
@@ -264,15 +275,16 @@ func runSetup(ctx context.Context, dir string, t *Tool, env []string, timeout ti
 	return nil
 }
 
-// runCheck runs a tool's check command in dir.
-func runCheck(ctx context.Context, dir string, t *Tool, env []string, timeout time.Duration, logw io.Writer) error {
-	argv := expandRepo(t.Check, dir)
+// runCheck runs a tool's check command in dir (the repo; bdir is the
+// bundle's).
+func runCheck(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout time.Duration, logw io.Writer) error {
+	argv := expandRepo(t.Check, dir, bdir)
 	fmt.Fprintf(logw, "$ %s\n", shortCommand(argv))
 	res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: max(timeout, time.Minute), Tee: logw})
 	return res.Err
 }
 
-var noModuleRE = regexp.MustCompile(`No module named '([A-Za-z0-9_.]+)'`)
+var noModuleRE = lazyregexp.New(`No module named '([A-Za-z0-9_.]+)'`)
 
 // explainImport says why a library's package does not import when the
 // cause is a module of the package itself that the repository lacks: a
@@ -305,13 +317,17 @@ func withMissingNote(err error, missing []Missing) error {
 	return fmt.Errorf("%w; the interpreter lacks %s (agentnet generate --install-system-deps installs them)", err, strings.Join(parts, ", "))
 }
 
-// writeFiles writes the tools' generated files into the repo directory's
-// .agentnet (the bundle's copy of the repository; the source repository is
-// never written).
-func writeFiles(dir string, tools []*Tool) error {
+// writeFiles writes the tools' generated files: a name that starts with
+// {{bundle}}/ into the bundle directory bdir (wrappers), any other into the
+// repo directory dir's .agentnet (the bundle's copy of the repository; the
+// source repository is never written).
+func writeFiles(dir, bdir string, tools []*Tool) error {
 	for _, t := range tools {
 		for rel, data := range t.Files {
 			p := filepath.Join(dir, filepath.FromSlash(rel))
+			if inBundle, ok := strings.CutPrefix(rel, bundleVar+"/"); ok {
+				p = filepath.Join(bdir, filepath.FromSlash(inBundle))
+			}
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return fmt.Errorf("write %s: %w", rel, err)
 			}
@@ -335,11 +351,15 @@ func shortCommand(argv []string) string {
 	return strings.Join(parts, " ")
 }
 
-// expandRepo replaces {{repo}} and resolves a relative program path.
-func expandRepo(argv []string, dir string) []string {
+// bundleVar is the template of the bundle directory.
+const bundleVar = "{{" + bundle.VarBundle + "}}"
+
+// expandRepo replaces {{repo}} with dir and {{bundle}} with bdir, and
+// resolves a relative program path against dir.
+func expandRepo(argv []string, dir, bdir string) []string {
 	out := make([]string, len(argv))
 	for i, a := range argv {
-		out[i] = strings.ReplaceAll(a, "{{repo}}", dir)
+		out[i] = strings.ReplaceAll(strings.ReplaceAll(a, "{{repo}}", dir), bundleVar, bdir)
 	}
 	if p := out[0]; strings.Contains(p, "/") && !filepath.IsAbs(p) {
 		out[0] = filepath.Join(dir, p)
@@ -352,7 +372,7 @@ const maxProbes = 40
 
 // probe runs the tool's --help and each subcommand's, in a scratch
 // directory, and merges what the help says into the tool's command tree.
-func probe(ctx context.Context, dir string, t *Tool, env []string, timeout time.Duration, logw io.Writer) {
+func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout time.Duration, logw io.Writer) {
 	if t.Kind == "make" || len(t.Check) == 0 || t.Check[len(t.Check)-1] != "--help" {
 		return
 	}
@@ -361,9 +381,9 @@ func probe(ctx context.Context, dir string, t *Tool, env []string, timeout time.
 		return
 	}
 	defer os.RemoveAll(scratch)
-	prog := expandRepo(t.Prog, dir)
+	prog := expandRepo(t.Prog, dir, bdir)
 	if t.Kind == "node" || t.Kind == "shell" && t.Prog[0] == "sh" {
-		prog = expandRepo(t.Prog, dir)
+		prog = expandRepo(t.Prog, dir, bdir)
 	}
 	n := 0
 	help := func(path []string) *Command {

@@ -39,6 +39,11 @@ type Options struct {
 	Judge       string // judge (default "rules")
 	Parallel    int    // trials in flight at most (default 2)
 
+	// InstallSystemDeps lets generation install, with apt-get, the Debian
+	// packages of the Python modules a repo imports and the interpreter
+	// lacks (the --install-system-deps option), for every repo.
+	InstallSystemDeps bool
+
 	// Submissions and BuildTimeout are a commission builder's budget:
 	// submissions at most (default 3) and time for all of them (default 30
 	// minutes).
@@ -110,6 +115,7 @@ type run struct {
 	rt    deploy.Runtime
 
 	bar      *progress
+	jobs     *deploy.Jobs // coding agents and hidden tests in containers (docker runtime); nil otherwise
 	llm      *llm.Client
 	matcher  eval.SkillMatcher // the skill matcher: the llm one with --judge llm
 	registry *registry.Server
@@ -151,6 +157,9 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 		return nil, err
 	}
 	r := &run{opts: opts, store: store, judge: judge, rt: rt, llm: model, agents: map[string]*deploy.Agent{}, byURL: map[string]string{}}
+	if r.jobs, err = openJobs(opts.Runtime, opts.Env); err != nil {
+		return nil, err
+	}
 	r.bar = &progress{w: opts.Progress}
 	for _, repo := range opts.Suite.Repos {
 		if _, ok := store.Repo(repo.ID); !ok {
@@ -216,6 +225,11 @@ func (r *run) teardown() {
 	}
 	if err := g.Wait(); err != nil {
 		r.opts.Logger.Warn("tear down", "err", err)
+	}
+	if r.jobs != nil {
+		if err := r.jobs.Close(ctx); err != nil {
+			r.opts.Logger.Warn("remove the job images", "err", err)
+		}
 	}
 }
 

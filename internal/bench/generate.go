@@ -54,8 +54,8 @@ func (r *run) generate(ctx context.Context, repo tasks.Repo) (eval.RepoResult, e
 		rep, err = generation.Run(ctx, generation.Config{
 			Repo: source, Ref: repo.Ref, Out: out,
 			Generator: r.opts.Generator, Attempts: r.opts.Attempts, AllAttempts: r.opts.AllAttempts,
-			Env: r.opts.Env, Logger: r.opts.Logger.With("repo", repo.ID),
-			LLM: r.opts.LLM, BuilderCmd: r.opts.BuilderCmd,
+			InstallSystemDeps: r.opts.InstallSystemDeps, Env: r.opts.Env, Logger: r.opts.Logger.With("repo", repo.ID),
+			LLM: r.opts.LLM, BuilderCmd: r.opts.BuilderCmd, Sandbox: r.sandbox("generate-" + repo.ID),
 		})
 		return err
 	})

@@ -23,7 +23,7 @@ import (
 type benchFlags struct {
 	generator, builderCmd, runtime, router, judge, out, resume string
 	attempts, parallel                                         int
-	allAttempts, asJSON                                        bool
+	allAttempts, asJSON, systemDeps                            bool
 }
 
 func (f *benchFlags) add(cmd *cobra.Command) {
@@ -32,6 +32,7 @@ func (f *benchFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.builderCmd, "builder-cmd", "", "the external coding agent's command line (for --generator command)")
 	fl.IntVar(&f.attempts, "attempts", 1, "generation attempts per repo: the n of Pass@k")
 	fl.BoolVar(&f.allAttempts, "all-attempts", false, "make every attempt even after a success (for Pass@k with k > 1)")
+	fl.BoolVar(&f.systemDeps, "install-system-deps", false, "install the Debian packages of the repos' missing Python modules with apt-get (needs root)")
 	fl.StringVar(&f.runtime, "runtime", "process", "where agents run: "+strings.Join(deploy.Runtimes(), ", "))
 	fl.StringVar(&f.router, "router", "bm25", "chain router: "+strings.Join(orchestrator.Routers(), ", ")+" (a2a=URL: your own orchestrator agent)")
 	fl.StringVar(&f.judge, "judge", "rules", "judge: "+strings.Join(eval.JudgeNames(), ", "))
@@ -98,7 +99,7 @@ func (f *benchFlags) options(env *Env, suite *tasks.Suite) (bench.Options, error
 	o := bench.Options{
 		Suite: suite, Out: out, Resume: resume,
 		Generator: f.generator, BuilderCmd: f.builderCmd, Attempts: f.attempts, AllAttempts: f.allAttempts,
-		Runtime: f.runtime, Router: f.router, Judge: f.judge, Parallel: f.parallel,
+		InstallSystemDeps: f.systemDeps, Runtime: f.runtime, Router: f.router, Judge: f.judge, Parallel: f.parallel,
 		Self: self, Env: env.childEnv(), LLM: model, Logger: env.logger(),
 	}
 	if env.IsTerminal {
