@@ -91,11 +91,12 @@ var (
 
 // Build implements Builder: the coding agent runs in the workspace with
 // the brief in $AGENTNET_PROMPT_FILE (also {prompt_file}, {prompt}) and
-// writes the bundle into $AGENTNET_BUNDLE_DIR ({bundle_dir}); its model
-// traffic goes through the metering proxy as in Generate.
+// writes the bundle into $AGENTNET_BUNDLE_DIR ({bundle_dir}); in a
+// sandbox, the workspace is all of this machine it sees. Its model traffic
+// goes through the metering proxy as in Generate.
 func (g *Command) Build(ctx context.Context, job *BuildJob) (*Output, error) {
 	out := &Output{Tokens: Unknown()}
-	meter, err := StartMeter(g.meterUpstreams(job.Env))
+	meter, err := g.startMeter(ctx, job.Env)
 	if err != nil {
 		return out, err
 	}
@@ -127,7 +128,8 @@ func (g *Command) Build(ctx context.Context, job *BuildJob) (*Output, error) {
 		log = io.Discard
 	}
 	fmt.Fprintf(log, "$ %s\n", shortArgv(argv))
-	res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: job.Workspace, Env: env, Timeout: budget, MaxOutput: 16 << 20, Tee: log, Stdin: strings.NewReader("")})
+	// In a sandbox, the builder sees its workspace alone.
+	res := g.runAgent(ctx, meter, proc.Spec{Argv: argv, Dir: job.Workspace, Env: env, Timeout: budget, MaxOutput: 16 << 20, Tee: log, Stdin: strings.NewReader("")}, job.Workspace)
 	if in, o, n := meter.Usage(); n > 0 {
 		out.Tokens = Known(in, o, "proxy")
 	} else if in, o, ok := agentOutputUsage(res.Stdout); ok {

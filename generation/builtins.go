@@ -15,6 +15,6 @@ func init() {
 		if cfg.BuilderCmd == "" {
 			return nil, errors.New("the command generator needs a builder command (--builder-cmd)")
 		}
-		return NewCommand(cfg.BuilderCmd, cfg.Upstreams)
+		return NewCommand(cfg.BuilderCmd, cfg.Upstreams, InSandbox(cfg.Sandbox))
 	})
 }

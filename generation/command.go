@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,16 +18,39 @@ import (
 // (any command line: Claude Code, Codex, OpenHands, a script) in the
 // attempt's copy of the repository with a prompt file describing the bundle
 // format, under the attempt's time budget, killed with its whole process
-// group at the end. Its model traffic is pointed at a metering proxy
-// through OPENAI_BASE_URL, OPENAI_API_BASE and ANTHROPIC_BASE_URL; when the
-// proxy sees no usage, the tokens are read from the agent's JSON output,
-// and otherwise recorded as unknown.
+// group at the end — or, with a Sandbox (InSandbox), contained by it: in a
+// container that sees the attempt's bundle directory alone. Its model
+// traffic is pointed at a metering proxy through OPENAI_BASE_URL,
+// OPENAI_API_BASE and ANTHROPIC_BASE_URL; when the proxy sees no usage, the
+// tokens are read from the agent's JSON output, and otherwise recorded as
+// unknown.
 type Command struct {
 	argv      []string
 	upstreams map[string]string
+	sandbox   Sandbox
 }
 
 var _ Generator = (*Command)(nil)
+
+// Sandbox runs a coding agent contained, as deploy.Sandbox does in a Docker
+// container (--runtime docker). It is safe for concurrent use.
+type Sandbox interface {
+	// Listen opens a listener on this machine that the commands Run is
+	// given it reach at its address.
+	Listen(ctx context.Context) (net.Listener, error)
+	// Run runs spec as proc.Run does, where the command sees only dirs
+	// (read-write, at their own paths) of this machine's files and
+	// reaches reach (from Listen) and nothing else of the network. The
+	// command and everything it started are gone when Run returns.
+	Run(ctx context.Context, spec proc.Spec, dirs []string, reach net.Listener) *proc.Result
+}
+
+// CommandOption configures a Command.
+type CommandOption func(*Command)
+
+// InSandbox runs the coding agent in s rather than as a local process
+// group; nil keeps it local.
+func InSandbox(s Sandbox) CommandOption { return func(g *Command) { g.sandbox = s } }
 
 // NewCommand returns the command generator for a command line, split into
 // words as a shell would split it (quotes and backslashes) but never run
@@ -34,7 +58,7 @@ var _ Generator = (*Command)(nil)
 // replaced. upstreams overrides the proxy's targets (see StartMeter); by
 // default they are the environment's OPENAI_BASE_URL and
 // ANTHROPIC_BASE_URL, else the public APIs.
-func NewCommand(cmdline string, upstreams map[string]string) (*Command, error) {
+func NewCommand(cmdline string, upstreams map[string]string, opts ...CommandOption) (*Command, error) {
 	argv, err := splitWords(cmdline)
 	if err != nil {
 		return nil, fmt.Errorf("builder command: %w", err)
@@ -42,26 +66,17 @@ func NewCommand(cmdline string, upstreams map[string]string) (*Command, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("builder command: empty")
 	}
-	return &Command{argv: argv, upstreams: upstreams}, nil
+	g := &Command{argv: argv, upstreams: upstreams}
+	for _, o := range opts {
+		o(g)
+	}
+	return g, nil
 }
 
 // Generate implements Generator.
 func (g *Command) Generate(ctx context.Context, job *Job) (*Output, error) {
 	out := &Output{Tokens: Unknown()}
-	up := map[string]string{}
-	for _, kv := range job.Env {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "OPENAI_BASE_URL":
-			up["openai"] = v
-		case "ANTHROPIC_BASE_URL":
-			up["anthropic"] = v
-		}
-	}
-	for k, v := range g.upstreams {
-		up[k] = v
-	}
-	meter, err := StartMeter(up)
+	meter, err := g.startMeter(ctx, job.Env)
 	if err != nil {
 		return out, err
 	}
@@ -91,7 +106,9 @@ func (g *Command) Generate(ctx context.Context, job *Job) (*Output, error) {
 		budget = DefaultTimeout
 	}
 	fmt.Fprintf(job.Log, "$ %s\n", shortArgv(argv))
-	res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: job.RepoDir, Env: env, Timeout: budget, MaxOutput: 16 << 20, Tee: job.Log, Stdin: strings.NewReader("")})
+	// The bundle directory holds the repository's copy and the prompt: in
+	// a sandbox, the agent sees nothing else.
+	res := g.runAgent(ctx, meter, proc.Spec{Argv: argv, Dir: job.RepoDir, Env: env, Timeout: budget, MaxOutput: 16 << 20, Tee: job.Log, Stdin: strings.NewReader("")}, job.Bundle)
 	if in, o, n := meter.Usage(); n > 0 {
 		out.Tokens = Known(in, o, "proxy")
 	} else if in, o, ok := agentOutputUsage(res.Stdout); ok {
@@ -104,6 +121,28 @@ func (g *Command) Generate(ctx context.Context, job *Job) (*Output, error) {
 		return out, fmt.Errorf("coding agent exited without writing %s", filepath.Join(job.Bundle, bundle.FileName))
 	}
 	return out, nil
+}
+
+// startMeter starts the metering proxy where the agent reaches it: on
+// loopback for a local agent, on a listener of the sandbox otherwise.
+func (g *Command) startMeter(ctx context.Context, env []string) (*Meter, error) {
+	if g.sandbox == nil {
+		return StartMeter(g.meterUpstreams(env))
+	}
+	ln, err := g.sandbox.Listen(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("metering proxy: %w", err)
+	}
+	return StartMeterOn(ln, g.meterUpstreams(env))
+}
+
+// runAgent runs the coding agent: a local process group, or a command of
+// the sandbox that sees dir alone and reaches the meter.
+func (g *Command) runAgent(ctx context.Context, meter *Meter, spec proc.Spec, dir string) *proc.Result {
+	if g.sandbox == nil {
+		return proc.Run(ctx, spec)
+	}
+	return g.sandbox.Run(ctx, spec, []string{dir}, meter.ln)
 }
 
 func shortArgv(argv []string) string {

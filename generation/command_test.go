@@ -1,6 +1,9 @@
 package generation_test
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,7 +13,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/generation"
 )
 
@@ -103,4 +108,93 @@ func TestCommandGenerator(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dockerJobs returns a Jobs on the machine's Docker daemon, closed at the
+// end of the test, or skips the test when none answers. With
+// AGENTNET_REQUIRE_DOCKER=1 (as CI sets it), a missing daemon fails it.
+func dockerJobs(t *testing.T) *deploy.Jobs {
+	t.Helper()
+	skip := t.Skipf
+	if os.Getenv("AGENTNET_REQUIRE_DOCKER") == "1" {
+		skip = t.Fatalf
+	}
+	jobs, err := deploy.NewJobs(deploy.Config{Env: os.Environ()})
+	if err != nil {
+		skip("no Docker client: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if err := jobs.Ping(ctx); err != nil {
+		skip("no Docker daemon answers: %v", err)
+	}
+	t.Cleanup(func() { jobs.Close(context.Background()) })
+	return jobs
+}
+
+// TestCommandGeneratorDocker runs the fake coding agent as the command
+// generator's builder in a container (--runtime docker): it sees the
+// attempt's bundle directory and not the rest of this machine, its model
+// calls reach the fake model through the metering proxy, and its tokens
+// are counted there; a hanging agent is killed at the attempt's budget and
+// its container removed.
+func TestCommandGeneratorDocker(t *testing.T) {
+	t.Parallel()
+	jobs := dockerJobs(t)
+	agent := filepath.Join(t.TempDir(), "fakeagent")
+	if out, err := exec.Command("go", "build", "-o", agent, "./testdata/fakeagent").CombinedOutput(); err != nil {
+		t.Fatalf("build fake agent: %v\n%s", err, out)
+	}
+	model := fakeModel(t)
+	var b [4]byte
+	rand.Read(b[:])
+	name := "gt-" + hex.EncodeToString(b[:])
+	probe, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(t *testing.T, mode string, timeout time.Duration) (*generation.Report, string) {
+		out := filepath.Join(t.TempDir(), "out")
+		rep, err := generation.Run(t.Context(), generation.Config{
+			Repo: "../tasks/demo/repos/textstats", Out: out, Timeout: timeout,
+			Generator: "command", BuilderCmd: fmt.Sprintf("'%s' --prompt {prompt_file}", agent),
+			Upstreams: map[string]string{"openai": model.URL + "/v1", "anthropic": model.URL},
+			Env:       append(os.Environ(), "FAKE_MODE="+mode, "FAKE_PROBE="+probe),
+			Sandbox:   jobs.Sandbox(name),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep, out
+	}
+	t.Run("proxy", func(t *testing.T) {
+		t.Parallel()
+		rep, out := run(t, "proxy", 5*time.Minute)
+		a := rep.Attempts[0]
+		if !a.OK {
+			t.Fatalf("attempt failed at %s: %s", a.Stage, a.Reason)
+		}
+		if a.Tokens.Source != "proxy" || a.Tokens.In == nil || *a.Tokens.In != 150 || *a.Tokens.Out != 27 {
+			t.Errorf("tokens = %s, want 150 in, 27 out (proxy)", a.Tokens)
+		}
+		seen, err := os.ReadFile(filepath.Join(out, "seen.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("probe %s: visible false\nhome /tmp\n", probe); string(seen) != want {
+			t.Errorf("the agent saw:\n%s\nwant:\n%s(this machine's files out of its reach, in a container)", seen, want)
+		}
+	})
+	t.Run("hang", func(t *testing.T) {
+		t.Parallel()
+		rep, _ := run(t, "hang", 20*time.Second)
+		a := rep.Attempts[0]
+		if a.OK || a.Stage != "generate" || !strings.Contains(a.Reason, "timed out") {
+			t.Errorf("attempt = ok %v, stage %s, reason %q; want failed at generate, timed out", a.OK, a.Stage, a.Reason)
+		}
+		ids, err := jobs.Containers(context.Background(), name)
+		if err != nil || len(ids) != 0 {
+			t.Errorf("containers of the job after the attempt = %v (%v), want none", ids, err)
+		}
+	})
 }

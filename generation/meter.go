@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -17,8 +19,8 @@ import (
 )
 
 // Meter is a metering reverse proxy for model APIs: requests to
-// /openai/... go to the OpenAI-compatible upstream, /anthropic/... to the
-// Anthropic-compatible one, and the usage every response reports (JSON or
+// TOKEN/openai/... go to the OpenAI-compatible upstream,
+// TOKEN/anthropic/... to the Anthropic-compatible one, and the usage every response reports (JSON or
 // server-sent events) is summed. A coding agent is pointed at it through
 // its usual base-URL variables, so its tokens are counted whatever it says.
 type Meter struct {
@@ -45,7 +47,21 @@ func StartMeter(upstreams map[string]string) (*Meter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("metering proxy: %w", err)
 	}
-	m := &Meter{ln: ln, url: "http://" + ln.Addr().String()}
+	return StartMeterOn(ln, upstreams)
+}
+
+// StartMeterOn starts a meter serving on ln, which it owns from then on:
+// Close closes it. Its base URLs carry a random path prefix, so that only
+// the agent they are handed to can use the proxy, whoever else reaches
+// its address.
+func StartMeterOn(ln net.Listener, upstreams map[string]string) (*Meter, error) {
+	var tok [12]byte
+	if _, err := rand.Read(tok[:]); err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("metering proxy: %w", err)
+	}
+	token := "/" + hex.EncodeToString(tok[:])
+	m := &Meter{ln: ln, url: "http://" + ln.Addr().String() + token}
 	mux := http.NewServeMux()
 	for _, name := range []string{"openai", "anthropic"} {
 		base := upstreams[name]
@@ -57,7 +73,7 @@ func StartMeter(upstreams map[string]string) (*Meter, error) {
 			ln.Close()
 			return nil, fmt.Errorf("metering proxy: upstream %s: %w", name, err)
 		}
-		prefix := "/" + name
+		prefix := token + "/" + name
 		rp := &httputil.ReverseProxy{
 			Rewrite: func(r *httputil.ProxyRequest) {
 				r.SetURL(target)
@@ -108,11 +124,14 @@ func (m *Meter) add(in, out int64, ok bool) {
 	m.mu.Unlock()
 }
 
-// Close stops the proxy.
+// Close stops the proxy and closes its listener.
 func (m *Meter) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return m.srv.Shutdown(ctx)
+	err := m.srv.Shutdown(ctx)
+	// Shutdown closes the listener only once Serve has taken it up.
+	m.ln.Close()
+	return err
 }
 
 // usageReader passes a response body through and reads its usage when it

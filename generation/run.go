@@ -64,6 +64,9 @@ type Config struct {
 	// ("openai", "anthropic" → base URL).
 	BuilderCmd string
 	Upstreams  map[string]string
+	// Sandbox, when set, contains the command generator's coding agent
+	// (see InSandbox); deploy.Jobs.Sandbox makes one of Docker containers.
+	Sandbox Sandbox
 }
 
 // ErrOutNotEmpty is returned when Out holds files and Force is not set.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/tasks"
@@ -32,10 +33,37 @@ const (
 	submitDir    = "submissions" // in builderDir: every accepted submission, as submitted
 )
 
+var _ generation.Sandbox = (*deploy.Sandbox)(nil)
+
+// openJobs returns the containers of the coding agents and hidden tests for
+// the runtime: with docker, they are contained as the agents are; with any
+// other runtime they run as local processes (nil).
+func openJobs(runtime string, env []string) (*deploy.Jobs, error) {
+	if runtime != "docker" {
+		return nil, nil
+	}
+	jobs, err := deploy.NewJobs(deploy.Config{Env: env})
+	if err != nil {
+		return nil, fmt.Errorf("containers for coding agents and hidden tests: %w", err)
+	}
+	return jobs, nil
+}
+
+// sandbox is where the coding agents of the run work, as jobs named name:
+// containers with the docker runtime, local processes (nil) otherwise.
+func (r *run) sandbox(name string) generation.Sandbox {
+	if r.jobs == nil {
+		return nil
+	}
+	return r.jobs.Sandbox(name)
+}
+
 // build has the builder build the commission's delivery in a fresh
 // workspace that holds the brief, the development cases with their input
 // files and, for editing and optimization, the starter — never a held-out
-// case or a hidden test. Each submission is evaluated on the development
+// case or a hidden test. With the docker runtime, a command builder runs
+// in a container that sees the workspace and nothing else of this machine
+// (the builder's sandbox, set up by commission). Each submission is evaluated on the development
 // cases and the evaluation is given back with the next one, within the
 // budget (Options.Submissions, Options.BuildTimeout); the builder stops
 // early once a submission passes every development case. The last accepted

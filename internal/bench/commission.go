@@ -74,7 +74,7 @@ func (r *run) runCommissions(ctx context.Context) error {
 
 // evaluator returns the run's evaluator of deliveries.
 func (r *run) evaluator() *evaluator {
-	return &evaluator{rt: r.rt, judge: r.judge, registryURL: r.registry.URL, suiteDir: r.opts.Suite.Dir,
+	return &evaluator{rt: r.rt, jobs: r.jobs, judge: r.judge, registryURL: r.registry.URL, suiteDir: r.opts.Suite.Dir,
 		env: r.opts.Env, logger: r.opts.Logger, rel: r.store.Rel}
 }
 
@@ -91,6 +91,7 @@ func (r *run) commission(ctx context.Context, c *tasks.Case) (eval.TaskResult, e
 
 	builder, err := generation.NewBuilder(generation.Config{
 		Generator: r.opts.Generator, LLM: r.opts.LLM, BuilderCmd: r.opts.BuilderCmd, Env: r.opts.Env, Logger: r.opts.Logger,
+		Sandbox: r.sandbox("build-" + c.ID),
 	})
 	var nb *generation.NotBuilderError
 	switch {
@@ -173,6 +174,7 @@ func (r *run) commission(ctx context.Context, c *tasks.Case) (eval.TaskResult, e
 // hidden tests. It is safe for concurrent use on different deliveries.
 type evaluator struct {
 	rt          deploy.Runtime
+	jobs        *deploy.Jobs // runs the hidden tests beside docker agents; nil: local processes
 	judge       eval.Judge
 	registryURL string // the registry that validates each delivery's card
 	suiteDir    string
@@ -270,7 +272,7 @@ func (e *evaluator) evaluate(ctx context.Context, c *tasks.Case, dir, noDelivery
 	if spec.tests && c.Tests != nil {
 		tr := &eval.TestsResult{Outcome: eval.TestsNoSubmission, Detail: gate}
 		if gate == "" {
-			tr = e.runTests(ctx, c, dir, agent.URL, filepath.Join(spec.work, "tests"))
+			tr = e.runTests(ctx, c, dir, agent, filepath.Join(spec.work, "tests"))
 		}
 		if ctx.Err() != nil {
 			return nil, "", ctx.Err()

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"os"
@@ -63,7 +64,9 @@ func binaries(t *testing.T) (agentnet, fakebuilder string) {
 }
 
 // newTestRun sets up a run of testdata/commission as Run does, up to the
-// commissions: store, judge, process runtime, embedded registry.
+// commissions: store, judge, runtime (process unless opts.Runtime says
+// otherwise; docker skips the test when no Docker daemon answers), embedded
+// registry.
 func newTestRun(t *testing.T, opts Options) *run {
 	t.Helper()
 	return newSuiteRun(t, "testdata/commission/suite.yaml", opts)
@@ -73,6 +76,9 @@ func newTestRun(t *testing.T, opts Options) *run {
 func newSuiteRun(t *testing.T, suite string, opts Options) *run {
 	t.Helper()
 	self, _ := binaries(t)
+	if opts.Runtime == "docker" {
+		requireDocker(t)
+	}
 	s, err := tasks.Load(suite)
 	if err != nil {
 		t.Fatal(err)
@@ -100,11 +106,14 @@ func newSuiteRun(t *testing.T, suite string, opts Options) *run {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, err := deploy.Open("process", deploy.Config{Self: self, Env: opts.Env, LogDir: filepath.Join(opts.Out, "logs")})
+	rt, err := deploy.Open(opts.Runtime, deploy.Config{Self: self, Env: opts.Env, LogDir: filepath.Join(opts.Out, "logs")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &run{opts: opts, store: store, judge: judge, rt: rt, llm: model, agents: map[string]*deploy.Agent{}, byURL: map[string]string{}}
+	if r.jobs, err = openJobs(opts.Runtime, opts.Env); err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(r.teardown)
 	if err := r.startRegistry(t.Context()); err != nil {
 		t.Fatal(err)
@@ -204,6 +213,69 @@ func TestCommissionCommandBuilder(t *testing.T) {
 	}
 }
 
+// requireDocker skips the test when no Docker daemon answers; with
+// AGENTNET_REQUIRE_DOCKER=1 (as CI sets it), it fails it instead.
+func requireDocker(t *testing.T) {
+	t.Helper()
+	skip := t.Skipf
+	if os.Getenv("AGENTNET_REQUIRE_DOCKER") == "1" {
+		skip = t.Fatalf
+	}
+	jobs, err := deploy.NewJobs(deploy.Config{Env: os.Environ()})
+	if err != nil {
+		skip("no Docker client: %v", err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if err := jobs.Ping(ctx); err != nil {
+		skip("no Docker daemon answers: %v", err)
+	}
+}
+
+// TestCommissionBuilderDocker runs the fake coding agent as the builder
+// with the docker runtime: it works in a container where it reads every
+// file it can reach and its environment, and finds the development case
+// but no held-out byte; its deliveries run in containers, and the hidden
+// tests in a fresh container beside the frozen delivery, which they reach
+// over the network; no container of the builder or the tests is left.
+func TestCommissionBuilderDocker(t *testing.T) {
+	// Not in parallel with the other docker tests of the package: runtimes
+	// of their own that create the agent network at the same moment can
+	// make two of them (the daemon's duplicate check is not atomic).
+	_, fake := binaries(t)
+	r := newTestRun(t, Options{Generator: "command", BuilderCmd: fake, Runtime: "docker", Submissions: 3, BuildTimeout: 5 * time.Minute,
+		Env: append(os.Environ(), "FAKE_SCAN=1")})
+	res := commissionResult(t, r)
+	cr := res.Commission
+	if res.Status != eval.StatusPassed || len(cr.Submissions) != 2 {
+		t.Fatalf("status = %s (%s), submissions %+v: want passed after 2; cases %+v", res.Status, res.Reason, cr.Submissions, cr.Cases)
+	}
+	ws := filepath.Join(r.store.TaskDir("shout"), builderDir, workspaceDir)
+	for _, n := range []string{"1", "2"} {
+		seen, err := os.ReadFile(filepath.Join(ws, "seen-"+n+".txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, scan, ok := strings.Cut(string(seen), "## scan\n")
+		var files int
+		if ok {
+			fmt.Sscanf(scan, "files read: %d", &files)
+		}
+		if !ok || files < 10 || !strings.Contains(scan, "development text found: true") || !strings.Contains(scan, "held-out markers found: none\n") {
+			t.Errorf("submission %s: the builder's scan of its container = %q; want many files read, the development text found and no held-out marker", n, scan)
+		}
+	}
+	noHeldoutBytes(t, ws)
+	if cr.Tests == nil || cr.Tests.Outcome != eval.TestsPassed || cr.Tests.Passed != 3 || cr.Tests.Format != "tap" {
+		t.Errorf("tests = %+v, want 3 of 3 passed (the card reached from the tests' container), read as TAP", cr.Tests)
+	}
+	for _, job := range []string{"build-shout", "tests-shout"} {
+		if ids, err := r.jobs.Containers(context.Background(), job); err != nil || len(ids) != 0 {
+			t.Errorf("containers of job %s = %v (%v), want none", job, ids, err)
+		}
+	}
+}
+
 // TestCommissionNoSubmission: a builder that writes nothing has no
 // delivery; every case is gated and the hidden tests record it.
 func TestCommissionNoSubmission(t *testing.T) {
@@ -293,5 +365,37 @@ func TestCommissionNoBuilder(t *testing.T) {
 	}
 	if ctl.Passes || !ctl.OK || ctl.HeldPassed != 0 || ctl.Tests == nil || ctl.Tests.Outcome != eval.TestsFailed || ctl.Tests.Passed != 1 {
 		t.Errorf("control = %+v, want it to fail the held-out cases and 2 of 3 tests", ctl)
+	}
+}
+
+// TestVerifyDocker runs the task validation with the docker runtime: the
+// reference and the hollow control are deployed in containers and the
+// hidden tests run in containers beside them; the reference passes every
+// case and test, the control fails.
+func TestVerifyDocker(t *testing.T) {
+	// Not in parallel with the other docker tests of the package: runtimes
+	// of their own that create the agent network at the same moment can
+	// make two of them (the daemon's duplicate check is not atomic).
+	self, _ := binaries(t)
+	requireDocker(t)
+	s, err := tasks.Load("testdata/commission/suite.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(s.Path)
+	s.Path, s.Dir = abs, filepath.Dir(abs)
+	res, err := Verify(t.Context(), VerifyOptions{Suite: s, Self: self, Env: os.Environ(), Runtime: "docker", Work: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].Validation == nil || !res[0].Validation.Sound || len(res[0].Validation.Deliveries) != 2 {
+		t.Fatalf("Verify() = %+v, want one sound validation of 2 deliveries", res)
+	}
+	ref, ctl := res[0].Validation.Deliveries[0], res[0].Validation.Deliveries[1]
+	if !ref.Passes || ref.Tests == nil || ref.Tests.Outcome != eval.TestsPassed || ref.Tests.Passed != 3 {
+		t.Errorf("reference = %+v (tests %+v), want it to pass every case and 3 tests", ref, ref.Tests)
+	}
+	if ctl.Passes || !ctl.OK || ctl.Tests == nil || ctl.Tests.Passed != 1 {
+		t.Errorf("control = %+v (tests %+v), want it to fail, passing 1 of 3 tests", ctl, ctl.Tests)
 	}
 }

@@ -8,6 +8,11 @@
 //	res, err := bench.Run(ctx, bench.Options{Suite: s, Out: dir, Self: exe})
 //	eval.WriteTables(os.Stdout, res)
 //
-// Every child process and server a run starts is stopped before Run
-// returns, on success, failure and cancellation alike.
+// With Options.Runtime "docker", what runs other people's code runs in
+// containers: the agents, the command generator's coding agent and a
+// commission's builder (each seeing only its attempt's bundle directory or
+// its workspace, and reaching only its metering proxy), and the hidden
+// tests (in a fresh container beside the delivery's). Every child process,
+// container and server a run starts is stopped before Run returns, on
+// success, failure and cancellation alike.
 package bench

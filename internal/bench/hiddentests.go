@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/internal/proc"
 	"github.com/agentnet/agentnet/tasks"
@@ -34,12 +35,15 @@ const (
 
 // runTests runs a commission's hidden acceptance tests against a running
 // delivery: the command runs in a fresh copy of the tests directory, with a
-// fresh copy of the delivery and the agent's URL in its environment, in a
-// process group of its own that is killed at the end of its budget
-// (testsBudget case timeouts). Pass and fail per test are read from its
-// output: go test -json, JUnit XML, TAP or Python unittest; any other
-// output counts as one test that passes when the command exits with 0.
-func (e *evaluator) runTests(ctx context.Context, c *tasks.Case, delivery, agentURL, work string) *eval.TestsResult {
+// fresh copy of the delivery and the agent's URL in its environment, and is
+// killed at the end of its budget (testsBudget case timeouts). Beside an
+// agent of the docker runtime it runs in a fresh container of its own that
+// sees those two copies alone and shares the agent's network (see
+// runTestsInJob); otherwise as a local process group. Pass and fail per
+// test are read from its output: go test -json, JUnit XML, TAP or Python
+// unittest; any other output counts as one test that passes when the
+// command exits with 0.
+func (e *evaluator) runTests(ctx context.Context, c *tasks.Case, delivery string, agent *deploy.Agent, work string) *eval.TestsResult {
 	tr := &eval.TestsResult{Outcome: eval.TestsError}
 	os.RemoveAll(work)
 	dir, dcopy := filepath.Join(work, "run"), filepath.Join(work, "delivery")
@@ -57,12 +61,60 @@ func (e *evaluator) runTests(ctx context.Context, c *tasks.Case, delivery, agent
 	}
 	_, perCase := gates(c)
 	budget := testsBudget * perCase
-	tctx, cancel := context.WithTimeout(ctx, budget)
-	defer cancel()
 	argv := append([]string(nil), c.Tests.Command...)
 	if strings.ContainsRune(argv[0], '/') && !filepath.IsAbs(argv[0]) {
 		argv[0] = filepath.Join(dir, argv[0])
 	}
+	var out testsRun
+	if e.jobs != nil && agent.Runtime == "docker" {
+		out = e.runTestsInJob(ctx, c, argv, dir, dcopy, agent, budget)
+	} else {
+		out = e.runTestsHere(ctx, argv, dir, dcopy, agent.URL, budget)
+	}
+	logPath := filepath.Join(work, "tests.log")
+	os.WriteFile(logPath, append(append(out.stdout, "\n--- stderr ---\n"...), out.stderr...), 0o644)
+	if e.rel != nil {
+		tr.Log = e.rel(logPath)
+	}
+	switch {
+	case ctx.Err() != nil:
+		tr.Detail = ctx.Err().Error()
+		return tr
+	case out.timedOut:
+		parseTests(tr, out.stdout, out.stderr, false)
+		tr.Outcome, tr.Detail = eval.TestsTimeout, fmt.Sprintf("the tests ran out of their %s and were killed", budget)
+		return tr
+	case out.failed != nil:
+		tr.Detail = "run the tests: " + out.failed.Error()
+		return tr
+	}
+	parseTests(tr, out.stdout, out.stderr, out.exitErr == nil)
+	tr.Outcome = eval.TestsFailed
+	if out.exitErr == nil && tr.Total > 0 && tr.Passed == tr.Total {
+		tr.Outcome = eval.TestsPassed
+	}
+	if tr.Outcome == eval.TestsFailed && tr.Detail == "" {
+		tr.Detail = fmt.Sprintf("%d of %d passed", tr.Passed, tr.Total)
+		if out.exitErr != nil {
+			tr.Detail += "; " + out.exitErr.Error() + tail(out.stderr, 300)
+		}
+	}
+	return tr
+}
+
+// testsRun is what running a hidden test command left.
+type testsRun struct {
+	stdout, stderr []byte
+	timedOut       bool
+	failed         error // the command could not run
+	exitErr        error // it ran and exited with a status other than 0
+}
+
+// runTestsHere runs the tests as a local process group, which is killed
+// with everything it started when the command ends or its budget does.
+func (e *evaluator) runTestsHere(ctx context.Context, argv []string, dir, dcopy, agentURL string, budget time.Duration) testsRun {
+	tctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
 	cmd := exec.CommandContext(tctx, argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = append(append([]string(nil), e.env...), envDelivery+"="+dcopy, envAgentURL+"="+agentURL, envTestsDir+"="+dir)
@@ -76,38 +128,60 @@ func (e *evaluator) runTests(ctx context.Context, c *tasks.Case, delivery, agent
 	if cmd.Process != nil {
 		_ = proc.KillGroup(cmd.Process.Pid)
 	}
-	logPath := filepath.Join(work, "tests.log")
-	os.WriteFile(logPath, append(append(stdout.Bytes(), "\n--- stderr ---\n"...), stderr.Bytes()...), 0o644)
-	if e.rel != nil {
-		tr.Log = e.rel(logPath)
-	}
+	out := testsRun{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: errors.Is(tctx.Err(), context.DeadlineExceeded)}
 	var ee *exec.ExitError
 	switch {
-	case ctx.Err() != nil:
-		tr.Detail = ctx.Err().Error()
-		return tr
-	case errors.Is(tctx.Err(), context.DeadlineExceeded):
-		parseTests(tr, stdout.Bytes(), stderr.Bytes(), false)
-		tr.Outcome, tr.Detail = eval.TestsTimeout, fmt.Sprintf("the tests ran out of their %s and were killed", budget)
-		return tr
-	case err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay):
-		tr.Detail = "run the tests: " + err.Error()
-		return tr
+	case err == nil || errors.Is(err, exec.ErrWaitDelay):
+	case errors.As(err, &ee):
+		out.exitErr = err
+	default:
+		out.failed = err
 	}
-	exitOK := err == nil || errors.Is(err, exec.ErrWaitDelay)
-	parseTests(tr, stdout.Bytes(), stderr.Bytes(), exitOK)
-	tr.Outcome = eval.TestsFailed
-	if exitOK && tr.Total > 0 && tr.Passed == tr.Total {
-		tr.Outcome = eval.TestsPassed
-	}
-	if tr.Outcome == eval.TestsFailed && tr.Detail == "" {
-		tr.Detail = fmt.Sprintf("%d of %d passed", tr.Passed, tr.Total)
-		if !exitOK {
-			tr.Detail += "; " + err.Error() + tail(stderr.Bytes(), 300)
+	return out
+}
+
+// testsMaxOutput bounds the output kept of hidden tests run in a container.
+const testsMaxOutput = 16 << 20
+
+// runTestsInJob runs the tests in a fresh container that sees the copies of
+// the tests and of the delivery (at their own paths) and nothing else of
+// this machine, in the network of the agent's container, where it reaches
+// the agent at deploy.BesideURL; the container is removed when the command
+// ends or its budget does. Its image holds the command's program with what
+// it needs (a Python's standard library, a shell's usual tools, and curl
+// for a shell when this machine has it). Its environment is the three
+// AGENTNET_ variables and the locale of the run's: no credential reaches
+// the tests, which may run the delivery's code.
+func (e *evaluator) runTestsInJob(ctx context.Context, c *tasks.Case, argv []string, dir, dcopy string, agent *deploy.Agent, budget time.Duration) testsRun {
+	env := []string{envDelivery + "=" + dcopy, envAgentURL + "=" + deploy.BesideURL(), envTestsDir + "=" + dir, "PYTHONDONTWRITEBYTECODE=1"}
+	for _, kv := range e.env {
+		k, _, _ := strings.Cut(kv, "=")
+		if k == "LANG" || k == "TZ" || strings.HasPrefix(k, "LC_") {
+			env = append(env, kv)
 		}
 	}
-	return tr
+	var programs []string
+	if shells[filepath.Base(argv[0])] {
+		programs = []string{"curl"}
+	}
+	res := e.jobs.Run(ctx, deploy.JobSpec{
+		Name: "tests-" + c.ID, Argv: argv, Programs: programs, Env: env, Dir: dir,
+		Mounts:  []deploy.Mount{{Host: dir}, {Host: dcopy}},
+		Timeout: budget, MaxOutput: testsMaxOutput, Beside: agent,
+	})
+	out := testsRun{stdout: res.Stdout, stderr: res.Stderr, timedOut: res.TimedOut}
+	switch {
+	case res.Err == nil, res.TimedOut:
+	case res.ExitCode > 0:
+		out.exitErr = fmt.Errorf("exit status %d", res.ExitCode)
+	default:
+		out.failed = res.Err
+	}
+	return out
 }
+
+// shells are the POSIX shells whose test scripts get curl in a container.
+var shells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash": true, "ksh": true, "zsh": true}
 
 // parseTests fills tr's counts from a test command's output.
 func parseTests(tr *eval.TestsResult, stdout, stderr []byte, exitOK bool) {

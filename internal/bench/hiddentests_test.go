@@ -1,6 +1,9 @@
 package bench
 
 import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/tasks"
 )
@@ -52,7 +56,7 @@ func TestRunTests(t *testing.T) {
 				c.Gates = &tasks.Gates{CaseTimeout: tasks.Duration{Duration: tt.timeout}}
 			}
 			work := t.TempDir()
-			got := e.runTests(t.Context(), c, delivery, "http://127.0.0.1:9/", work)
+			got := e.runTests(t.Context(), c, delivery, &deploy.Agent{Name: "x", Runtime: "process", URL: "http://127.0.0.1:9/"}, work)
 			got.Detail, got.Log = "", ""
 			if diff := cmp.Diff(tt.want, *got); diff != "" {
 				t.Errorf("runTests(%s) (-want +got):\n%s", tt.name, diff)
@@ -70,6 +74,67 @@ func TestRunTests(t *testing.T) {
 				if syscall.Kill(pid, 0) == nil {
 					t.Errorf("the tests' background helper %d outlived them", pid)
 				}
+			}
+		})
+	}
+}
+
+// TestRunTestsDocker runs hidden tests in a fresh container beside a
+// delivery deployed by the docker runtime: Python unittest reaching the
+// agent over A2A (its results parsed), and a command that outlives its
+// budget (killed with its container).
+func TestRunTestsDocker(t *testing.T) {
+	// Not in parallel with the other docker tests of the package: runtimes
+	// of their own that create the agent network at the same moment can
+	// make two of them (the daemon's duplicate check is not atomic).
+	self, _ := binaries(t)
+	requireDocker(t)
+	ctx := t.Context()
+	rt, err := deploy.Open("docker", deploy.Config{Self: self, Env: os.Environ()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := openJobs("docker", os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { jobs.Close(context.Background()) })
+	delivery := "testdata/commission/reference"
+	var b [4]byte
+	rand.Read(b[:])
+	agent, err := rt.Up(ctx, deploy.Spec{Name: "hidden-" + hex.EncodeToString(b[:]), Bundle: delivery})
+	if err != nil {
+		t.Fatalf("Up() error = %v", err)
+	}
+	t.Cleanup(func() { rt.Down(context.Background(), agent) })
+	e := &evaluator{suiteDir: "testdata/hidden", env: os.Environ(), jobs: jobs}
+	tests := []struct {
+		name    string
+		dir     string
+		command []string
+		timeout time.Duration
+		want    eval.TestsResult
+	}{
+		{"unittest over A2A", "a2a", []string{"python3", "-m", "unittest", "-v"}, 0, eval.TestsResult{
+			Outcome: eval.TestsFailed, Passed: 3, Total: 4, Format: "unittest", Failed: []string{"test_agent.Agent.test_wrong"}}},
+		{"timeout", "slow", []string{"sh", "run.sh"}, 3 * time.Second, eval.TestsResult{
+			Outcome: eval.TestsTimeout, Passed: 1, Total: 1, Format: "tap"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			c := &tasks.Case{ID: "docker-" + tt.dir + "-" + hex.EncodeToString(b[:]), Tests: &tasks.HiddenTests{Dir: tt.dir, Command: tt.command}}
+			if tt.timeout > 0 {
+				c.Gates = &tasks.Gates{CaseTimeout: tasks.Duration{Duration: tt.timeout}}
+			}
+			got := e.runTests(ctx, c, delivery, agent, t.TempDir())
+			detail := got.Detail
+			got.Detail, got.Log = "", ""
+			if diff := cmp.Diff(tt.want, *got); diff != "" {
+				t.Errorf("runTests(%s) (-want +got):\n%s\ndetail: %s", tt.name, diff, detail)
+			}
+			if ids, err := jobs.Containers(context.Background(), "tests-"+c.ID); err != nil || len(ids) != 0 {
+				t.Errorf("containers of the tests = %v (%v), want none", ids, err)
 			}
 		})
 	}

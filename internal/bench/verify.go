@@ -110,6 +110,9 @@ type VerifyOptions struct {
 	Self string
 	// Env is the environment of the deliveries and the hidden tests.
 	Env []string
+	// Runtime deploys the deliveries (default "process"); with "docker",
+	// the hidden tests run in containers beside them.
+	Runtime string
 	// Judge scores the cases (default "rules"); LLM is its model, if any.
 	Judge string
 	LLM   *llm.Config
@@ -129,12 +132,15 @@ type Verified struct {
 
 // Verify runs the task validation of every commission of the suite that
 // names a reference or controls (CONTRACT.md §2, `suite verify`): each
-// delivery is deployed as a local process, registered in an embedded
+// delivery is deployed on the runtime (a local process by default), registered in an embedded
 // registry and run on the development and held-out cases and the hidden
 // tests. The error is for a verification that could not run.
 func Verify(ctx context.Context, o VerifyOptions) ([]Verified, error) {
 	if o.Judge == "" {
 		o.Judge = "rules"
+	}
+	if o.Runtime == "" {
+		o.Runtime = "process"
 	}
 	if o.Parallel <= 0 {
 		o.Parallel = 2
@@ -159,16 +165,23 @@ func Verify(ctx context.Context, o VerifyOptions) ([]Verified, error) {
 	if err != nil {
 		return nil, err
 	}
-	rt, err := deploy.Open("process", deploy.Config{Self: o.Self, Env: o.Env, LogDir: filepath.Join(work, "logs")})
+	rt, err := deploy.Open(o.Runtime, deploy.Config{Self: o.Self, Env: o.Env, LogDir: filepath.Join(work, "logs")})
 	if err != nil {
 		return nil, err
+	}
+	jobs, err := openJobs(o.Runtime, o.Env)
+	if err != nil {
+		return nil, err
+	}
+	if jobs != nil {
+		defer jobs.Close(context.WithoutCancel(ctx))
 	}
 	reg, err := registry.Start(ctx, registry.ServerConfig{Addr: "127.0.0.1:0", DB: filepath.Join(work, "registry.db"), Logger: o.Logger.With("component", "registry")})
 	if err != nil {
 		return nil, fmt.Errorf("start the registry: %w", err)
 	}
 	defer reg.Close()
-	ev := &evaluator{rt: rt, judge: judge, registryURL: reg.URL, suiteDir: o.Suite.Dir, env: o.Env, logger: o.Logger,
+	ev := &evaluator{rt: rt, jobs: jobs, judge: judge, registryURL: reg.URL, suiteDir: o.Suite.Dir, env: o.Env, logger: o.Logger,
 		rel: func(p string) string { return p }}
 
 	var out []Verified

@@ -53,6 +53,8 @@ func TestExitCodes(t *testing.T) {
 		{"demo suite", []string{"suite", "validate", "../../tasks/demo/suite.yaml"}, ExitOK, "suite demo is valid", ""},
 		{"schema suite", []string{"schema", "suite"}, ExitOK, `"$schema"`, ""},
 		{"schema unknown", []string{"schema", "nope"}, ExitInvalid, "", `unknown format "nope"`},
+		{"verify unknown runtime", []string{"suite", "verify", "../../tasks/demo/suite.yaml", "--runtime", "podman"}, ExitInvalid, "", `unknown runtime "podman"`},
+		{"generate unknown runtime", []string{"generate", "../../tasks/demo/repos/textstats", "--out", filepath.Join(t.TempDir(), "out"), "--generator", "command", "--builder-cmd", "true", "--runtime", "podman"}, ExitInvalid, "", `unknown runtime "podman"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -1,16 +1,19 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/internal/llm"
 )
@@ -18,6 +21,7 @@ import (
 func newGenerateCmd(env *Env) *cobra.Command {
 	var (
 		out, gen, ref, builder string
+		runtime                string
 		attempts               int
 		all, asJSON, force     bool
 		systemDeps             bool
@@ -39,7 +43,9 @@ Generators: static (the default: analysis of entry points, builds and --help,
 no model), llm (an OpenAI-compatible model; needs AGENTNET_LLM_BASE_URL and
 AGENTNET_LLM_MODEL), command (an external coding agent run with --builder-cmd;
 its model traffic is metered through a local proxy set in OPENAI_BASE_URL and
-ANTHROPIC_BASE_URL).
+ANTHROPIC_BASE_URL). With --runtime docker, that coding agent runs in a Docker
+container that sees the attempt's bundle directory (with the repository's copy)
+and nothing else of this machine, and reaches the proxy and no other network.
 
 Python repositories get a virtual environment (with the system's site
 packages) built by the interpreter that sees most of their imports; the
@@ -98,6 +104,18 @@ passed, 1 when none did.`,
 					return usageError("generate: the command generator needs --builder-cmd CMD")
 				}
 			}
+			switch runtime {
+			case "process":
+			case "docker":
+				jobs, err := deploy.NewJobs(deploy.Config{Env: cfg.Env})
+				if err != nil {
+					return err
+				}
+				defer jobs.Close(context.WithoutCancel(cmd.Context()))
+				cfg.Sandbox = jobs.Sandbox("generate-" + filepath.Base(filepath.Clean(repo)))
+			default:
+				return usageError("generate: unknown runtime %q (want process or docker)", runtime)
+			}
 			if env.IsTerminal && !asJSON {
 				cfg.Progress = env.Stderr
 			}
@@ -128,6 +146,7 @@ passed, 1 when none did.`,
 	f.BoolVar(&all, "all-attempts", false, "run every attempt even after one passes (for Pass@k)")
 	f.StringVar(&ref, "ref", "", "commit or tag to check out (git URLs, or a local git repository)")
 	f.StringVar(&builder, "builder-cmd", "", "command line of the coding agent for --generator command; {prompt_file}, {prompt} and {bundle_dir} are replaced")
+	f.StringVar(&runtime, "runtime", "process", "where the command generator's coding agent runs: process, or docker (a container that sees only the attempt's bundle)")
 	f.DurationVar(&timeout, "timeout", generation.DefaultTimeout, "time budget of one attempt")
 	f.BoolVar(&force, "force", false, "replace the contents of a non-empty --out directory")
 	f.BoolVar(&asJSON, "json", false, "print the attempts as JSON")

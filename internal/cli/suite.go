@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/internal/bench"
 	"github.com/agentnet/agentnet/internal/llm"
@@ -29,6 +30,7 @@ func newSuiteVerifyCmd(env *Env) *cobra.Command {
 	var (
 		asJSON   bool
 		judge    string
+		runtime  string
 		parallel int
 	)
 	cmd := &cobra.Command{
@@ -36,13 +38,14 @@ func newSuiteVerifyCmd(env *Env) *cobra.Command {
 		Short: "Run each commission's reference and controls: the reference must pass, each control must fail",
 		Long: `Verify checks that the suite's commission tasks are sound (Zero2Repo's
 adversarial check). For each commission that names a reference delivery or
-controls, it deploys each of them as a local process and runs it on every
-development and held-out case and on the hidden tests. The reference must
-pass every case and test; each control (a deliberately wrong delivery: a
-hollow one, an overfitted one) must fail at least one held-out case or
-hidden test. It prints one row per delivery and exits with 1 when a
-reference fails or a control passes, 2 when the suite is invalid.`,
-		Example: "  agentnet suite verify tasks/demo/suite.yaml",
+controls, it deploys each of them (as a local process, or in a container with
+--runtime docker) and runs it on every development and held-out case and on
+the hidden tests (with --runtime docker, in a fresh container beside it).
+The reference must pass every case and test; each control (a deliberately
+wrong delivery: a hollow one, an overfitted one) must fail at least one
+held-out case or hidden test. It prints one row per delivery and exits with
+1 when a reference fails or a control passes, 2 when the suite is invalid.`,
+		Example: "  agentnet suite verify tasks/demo/suite.yaml\n  agentnet suite verify tasks/demo/suite.yaml --runtime docker",
 		Args:    exactArgs(1, "SUITE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := loadSuite(args[0])
@@ -54,6 +57,9 @@ reference fails or a control passes, 2 when the suite is invalid.`,
 			}
 			if !contains(eval.JudgeNames(), judge) {
 				return usageError("unknown judge %q (want one of %s)", judge, strings.Join(eval.JudgeNames(), ", "))
+			}
+			if !contains(deploy.Runtimes(), runtime) {
+				return usageError("unknown runtime %q (want one of %s)", runtime, strings.Join(deploy.Runtimes(), ", "))
 			}
 			if parallel < 1 {
 				return usageError("--parallel must be at least 1, got %d", parallel)
@@ -68,7 +74,7 @@ reference fails or a control passes, 2 when the suite is invalid.`,
 			if err != nil {
 				return err
 			}
-			o := bench.VerifyOptions{Suite: s, Self: self, Env: env.childEnv(), Judge: judge, LLM: model,
+			o := bench.VerifyOptions{Suite: s, Self: self, Env: env.childEnv(), Runtime: runtime, Judge: judge, LLM: model,
 				Parallel: parallel, Logger: env.logger()}
 			if env.IsTerminal {
 				o.Progress = env.Stderr
@@ -94,6 +100,7 @@ reference fails or a control passes, 2 when the suite is invalid.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the validations as JSON")
 	cmd.Flags().StringVar(&judge, "judge", "rules", "judge: "+strings.Join(eval.JudgeNames(), ", "))
+	cmd.Flags().StringVar(&runtime, "runtime", "process", "where the deliveries and hidden tests run: "+strings.Join(deploy.Runtimes(), ", "))
 	cmd.Flags().IntVar(&parallel, "parallel", 2, "commissions verified at once at most")
 	return cmd
 }

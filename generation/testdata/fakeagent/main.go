@@ -2,7 +2,9 @@
 // generator's tests: it reads the prompt file, writes a bundle for the
 // textstats demo repo into $AGENTNET_BUNDLE_DIR, and, as FAKE_MODE says,
 // calls a model through the base-URL variables (OpenAI JSON, Anthropic
-// stream), prints a JSON result with usage, or does neither.
+// stream), prints a JSON result with usage, or does neither; with "hang",
+// it says so and never ends. With FAKE_PROBE set to a path, it records in
+// the bundle directory's seen.txt whether it can see that path.
 package main
 
 import (
@@ -13,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 const bundle = `version: 1
@@ -42,6 +45,15 @@ func main() {
 	if mode == "fail" {
 		fmt.Fprintln(os.Stderr, "fakeagent: giving up")
 		os.Exit(1)
+	}
+	if probe := os.Getenv("FAKE_PROBE"); probe != "" {
+		_, err := os.Stat(probe)
+		seen := fmt.Sprintf("probe %s: visible %v\nhome %s\n", probe, err == nil, os.Getenv("HOME"))
+		os.WriteFile(filepath.Join(os.Getenv("AGENTNET_BUNDLE_DIR"), "seen.txt"), []byte(seen), 0o644)
+	}
+	if mode == "hang" {
+		fmt.Println("fakeagent: hanging")
+		time.Sleep(24 * time.Hour)
 	}
 	if mode == "proxy" {
 		post(os.Getenv("OPENAI_BASE_URL")+"/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)

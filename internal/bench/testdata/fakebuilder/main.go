@@ -4,14 +4,20 @@
 // writes a bundle into $AGENTNET_BUNDLE_DIR: its first submission echoes
 // the text unchanged (wrong); a later one, once the prompt carries the
 // feedback on the development cases, upper-cases it (right). With
-// FAKE_MODE=nothing it gives up without writing anything.
+// FAKE_MODE=nothing it gives up without writing anything. With
+// FAKE_SCAN=1 it also reads every file it can reach from / (but /proc,
+// /sys and /dev) and its environment, looking for the held-out markers of
+// testdata/commission and for the development case's text, and records
+// what it found.
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
@@ -31,6 +37,72 @@ skills:
     timeout: 10s
 `
 
+// markers are what must never reach the builder (spelled backwards, so
+// that this program's own bytes do not hold them) and what must: the
+// development case's text.
+var (
+	markers = []string{"TERCES-TUODLEH", "TERCES-ELIF", "TERCES-STSET", "lmay.tuodleh", "stupni-tuodleh", "sdrow teiuq"}
+	devText = "ereht olleh"
+)
+
+func reverse(s string) string {
+	r := []rune(s)
+	for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
+		r[i], r[j] = r[j], r[i]
+	}
+	return string(r)
+}
+
+// scan reads the file system from / and the environment and reports the
+// markers and the development text it found, and how many files it read.
+func scan() string {
+	self, _ := os.Executable()
+	found := map[string]bool{}
+	dev, files := false, 0
+	look := func(where string, data []byte) {
+		for _, m := range markers {
+			if bytes.Contains(data, []byte(reverse(m))) {
+				found[reverse(m)+" in "+where] = true
+			}
+		}
+		if bytes.Contains(data, []byte(reverse(devText))) {
+			dev = true
+		}
+	}
+	look("the environment", []byte(strings.Join(os.Environ(), "\n")))
+	filepath.WalkDir("/", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() && (p == "/proc" || p == "/sys" || p == "/dev") {
+			return filepath.SkipDir
+		}
+		look("the name "+p, []byte(p))
+		if !d.Type().IsRegular() || p == self || strings.HasPrefix(d.Name(), "seen-") {
+			return nil
+		}
+		if info, err := d.Info(); err != nil || info.Size() > 64<<20 {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		files++
+		look(p, data)
+		return nil
+	})
+	var list []string
+	for f := range found {
+		list = append(list, f)
+	}
+	sort.Strings(list)
+	if len(list) == 0 {
+		list = []string{"none"}
+	}
+	return fmt.Sprintf("## scan\nfiles read: %d\ndevelopment text found: %v\nheld-out markers found: %s\n", files, dev, strings.Join(list, "; "))
+}
+
 func main() {
 	ws, out, n := os.Getenv("AGENTNET_WORKSPACE"), os.Getenv("AGENTNET_BUNDLE_DIR"), os.Getenv("AGENTNET_SUBMISSION")
 	prompt, err := os.ReadFile(os.Getenv("AGENTNET_PROMPT_FILE"))
@@ -47,6 +119,9 @@ func main() {
 		}
 		return nil
 	})
+	if os.Getenv("FAKE_SCAN") == "1" {
+		seen.WriteString(scan())
+	}
 	os.WriteFile(filepath.Join(ws, "seen-"+n+".txt"), []byte(seen.String()), 0o644)
 	if os.Getenv("FAKE_MODE") == "nothing" {
 		fmt.Fprintln(os.Stderr, "fakebuilder: giving up")

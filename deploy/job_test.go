@@ -1,0 +1,376 @@
+package deploy_test
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	cerrdefs "github.com/containerd/errdefs"
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
+	"github.com/docker/docker/api/types/network"
+	"github.com/docker/docker/client"
+
+	"github.com/agentnet/agentnet/deploy"
+)
+
+// newJobs opens a Jobs on the machine's Docker daemon (or skips) and
+// returns it with a name unique to the test; at the end it closes the Jobs
+// and removes any container that carries the name (a job leaves none).
+func newJobs(t *testing.T) (*deploy.Jobs, *client.Client, string) {
+	t.Helper()
+	dc := dockerClient(t)
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Fatal("python3 is not installed: the test's jobs run it")
+	}
+	jobs, err := deploy.NewJobs(deploy.Config{Env: os.Environ()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b [4]byte
+	rand.Read(b[:])
+	name := "jt-" + hex.EncodeToString(b[:])
+	t.Cleanup(func() {
+		ctx := context.Background()
+		for _, c := range jobContainers(t, jobs, name) {
+			t.Logf("clean-up: removing container %s left by %s", c, name)
+			dc.ContainerRemove(ctx, c, container.RemoveOptions{Force: true})
+		}
+		if err := jobs.Close(ctx); err != nil {
+			t.Errorf("Close() error = %v", err)
+		}
+	})
+	return jobs, dc, name
+}
+
+// jobContainers lists the containers of the job name, stopped ones too.
+func jobContainers(t *testing.T, jobs *deploy.Jobs, name string) []string {
+	t.Helper()
+	ids, err := jobs.Containers(context.Background(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ids
+}
+
+// TestJobRun runs Python in a job: it sees its read-write and read-only
+// mounts and nothing else of this machine's files, writes only where it
+// may, has no network, and its output, exit status and files come back;
+// its container is gone afterwards and the files' owners are restored.
+func TestJobRun(t *testing.T) {
+	t.Parallel()
+	jobs, _, name := newJobs(t)
+	root := t.TempDir()
+	rw, ro, hidden := filepath.Join(root, "rw"), filepath.Join(root, "ro"), filepath.Join(root, "hidden")
+	writeFiles(t, rw, map[string]string{"in.txt": "from the host\n"})
+	writeFiles(t, ro, map[string]string{"data.txt": "read me\n"})
+	writeFiles(t, hidden, map[string]string{"secret.txt": "never seen\n"})
+	script := `
+import os, socket, sys
+print(open("in.txt").read().strip() + " / " + open(sys.argv[1] + "/data.txt").read().strip())
+open("out.txt", "w").write("made in the job\n")
+try:
+    open(sys.argv[1] + "/x", "w")
+    print("ro writable")
+except OSError:
+    print("ro refused")
+print("hidden", os.path.exists(sys.argv[2]))
+try:
+    socket.create_connection(("1.1.1.1", 53), timeout=3)
+    print("network yes")
+except OSError:
+    print("network no")
+print("uid", os.getuid())
+print("to stderr", file=sys.stderr)
+sys.exit(3)
+`
+	res := jobs.Run(t.Context(), deploy.JobSpec{
+		Name: name, Argv: []string{"python3", "-c", script, "/data", hidden}, Dir: rw,
+		Mounts:  []deploy.Mount{{Host: rw}, {Host: ro, Path: "/data", ReadOnly: true}},
+		Timeout: 2 * time.Minute,
+	})
+	if res.ExitCode != 3 || res.Err == nil || !strings.Contains(res.Err.Error(), "exited with status 3") || !strings.Contains(res.Err.Error(), "to stderr") {
+		t.Fatalf("Run() = exit %d, err %v; want status 3 with the stderr tail\nstdout:\n%s", res.ExitCode, res.Err, res.Stdout)
+	}
+	out := string(res.Stdout)
+	for _, want := range []string{"from the host / read me", "ro refused", "hidden False", "network no"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "uid 0\n") {
+		t.Errorf("the job ran as root:\n%s", out)
+	}
+	if string(res.Stderr) != "to stderr\n" {
+		t.Errorf("stderr = %q, want the job's own", res.Stderr)
+	}
+	made := filepath.Join(rw, "out.txt")
+	data, err := os.ReadFile(made)
+	if err != nil || string(data) != "made in the job\n" {
+		t.Errorf("out.txt = %q (%v), want the job's file", data, err)
+	}
+	for _, p := range []string{rw, made, filepath.Join(rw, "in.txt")} {
+		fi, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := fi.Sys().(*syscall.Stat_t); int(st.Uid) != os.Getuid() {
+			t.Errorf("%s is owned by %d after the job, want %d", p, st.Uid, os.Getuid())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ro, "x")); err == nil {
+		t.Error("the job wrote into its read-only mount")
+	}
+	if ids := jobContainers(t, jobs, name); len(ids) != 0 {
+		t.Errorf("containers left after Run: %v", ids)
+	}
+}
+
+// TestJobListen: a job with Reach gets to an HTTP server on the listener
+// from Listen and to nothing outside this machine; a job without gets
+// nowhere; closing the listener removes
+// its network.
+func TestJobListen(t *testing.T) {
+	t.Parallel()
+	jobs, dc, name := newJobs(t)
+	ctx := t.Context()
+	ln, err := jobs.Listen(ctx)
+	if err != nil {
+		t.Fatalf("Listen() error = %v", err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "hello from the host, %s", r.URL.Path)
+	})}
+	go srv.Serve(ln)
+	defer srv.Close()
+	url := "http://" + ln.Addr().String() + "/ping"
+	fetch := "import socket, sys, urllib.request\ntry:\n    print(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())\nexcept OSError as e:\n    print('unreachable:', e)\n" +
+		"try:\n    socket.create_connection(('1.1.1.1', 53), timeout=3)\n    print('outside yes')\nexcept OSError:\n    print('outside no')\n" +
+		"try:\n    socket.getaddrinfo('example.com', 80)\n    print('names yes')\nexcept OSError:\n    print('names no')\n"
+	dir := t.TempDir()
+	res := jobs.Run(ctx, deploy.JobSpec{Name: name, Argv: []string{"python3", "-c", fetch, url}, Mounts: []deploy.Mount{{Host: dir}}, Reach: ln})
+	if res.Err != nil || !strings.Contains(string(res.Stdout), "hello from the host, /ping\noutside no\nnames no\n") {
+		t.Errorf("Run(reach) = %q, %v; want the host's answer and nothing outside", res.Stdout, res.Err)
+	}
+	res = jobs.Run(ctx, deploy.JobSpec{Name: name, Argv: []string{"python3", "-c", fetch, url}, Mounts: []deploy.Mount{{Host: dir}}})
+	if res.Err != nil || !strings.Contains(string(res.Stdout), "unreachable") {
+		t.Errorf("Run(no network) = %q, %v; want unreachable", res.Stdout, res.Err)
+	}
+	nets, err := dc.NetworkList(ctx, network.ListOptions{Filters: filters.NewArgs(filters.Arg("label", deploy.LabelManaged+"=true"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mine string
+	for _, n := range nets {
+		for _, c := range n.IPAM.Config {
+			if c.Gateway != "" && strings.HasPrefix(ln.Addr().String(), c.Gateway+":") {
+				mine = n.ID
+			}
+		}
+	}
+	if mine == "" {
+		t.Fatalf("no agentnet network has the listener's address %s as gateway", ln.Addr())
+	}
+	srv.Close()
+	ln.Close()
+	if _, err := dc.NetworkInspect(ctx, mine, network.InspectOptions{}); !cerrdefs.IsNotFound(err) {
+		t.Errorf("the listener's network after Close: %v, want not found", err)
+	}
+	if ids := jobContainers(t, jobs, name); len(ids) != 0 {
+		t.Errorf("containers left after Run: %v", ids)
+	}
+}
+
+// TestJobKill: a job that outlives its timeout, or whose context ends, is
+// killed and its container removed.
+func TestJobKill(t *testing.T) {
+	t.Parallel()
+	jobs, _, name := newJobs(t)
+	hang := []string{"python3", "-u", "-c", "import time\nprint('started')\ntime.sleep(600)"}
+	dir := t.TempDir()
+
+	res := jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: hang, Mounts: []deploy.Mount{{Host: dir}}, Timeout: 3 * time.Second})
+	if !res.TimedOut || res.Err == nil || !strings.Contains(res.Err.Error(), "timed out after 3s and was killed") {
+		t.Errorf("Run(hang) = timed out %v, err %v; want killed at the timeout", res.TimedOut, res.Err)
+	}
+	if ids := jobContainers(t, jobs, name); len(ids) != 0 {
+		t.Errorf("containers left after the timeout: %v", ids)
+	}
+
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	tee := &onOutput{want: "started", do: cancel}
+	res = jobs.Run(ctx, deploy.JobSpec{Name: name, Argv: hang, Mounts: []deploy.Mount{{Host: dir}}, Timeout: 10 * time.Minute, Tee: tee})
+	if res.TimedOut || res.Err == nil || !strings.Contains(res.Err.Error(), context.Canceled.Error()) || !strings.Contains(string(res.Stdout), "started") {
+		t.Errorf("Run(hang, canceled) = timed out %v, err %v, stdout %q; want canceled after it started", res.TimedOut, res.Err, res.Stdout)
+	}
+	if ids := jobContainers(t, jobs, name); len(ids) != 0 {
+		t.Errorf("containers left after the cancellation: %v", ids)
+	}
+}
+
+// onOutput calls do once its input holds want.
+type onOutput struct {
+	mu   sync.Mutex
+	buf  strings.Builder
+	want string
+	do   func()
+	once sync.Once
+}
+
+func (o *onOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	o.buf.Write(p)
+	hit := strings.Contains(o.buf.String(), o.want)
+	o.mu.Unlock()
+	if hit {
+		o.once.Do(o.do)
+	}
+	return len(p), nil
+}
+
+// TestJobBeside runs a job in the network of a docker runtime agent: it
+// reaches the agent's card at BesideURL.
+func TestJobBeside(t *testing.T) {
+	t.Parallel()
+	jobs, dc, name := newJobs(t)
+	ctx := t.Context()
+	b := filepath.Join(t.TempDir(), "echo")
+	writeFiles(t, b, map[string]string{
+		"agent.yaml": "version: 1\nname: echo\ndescription: Echoes text.\nskills:\n" +
+			"  - id: echo\n    name: Echo\n    description: Echo the text.\n" +
+			"    params: {type: object, properties: {text: {type: string}}, required: [text]}\n" +
+			"    run: [python3, -c, \"import sys; print(sys.argv[1])\", \"{{text}}\"]\n",
+	})
+	agentName := name + "-agent"
+	cleanupDocker(t, dc, []string{agentName})
+	rt, err := deploy.Open("docker", deploy.Config{Self: agentnetBinary(t), Env: os.Environ()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := rt.Up(ctx, deploy.Spec{Name: agentName, Bundle: b})
+	if err != nil {
+		t.Fatalf("Up() error = %v", err)
+	}
+	defer rt.Down(context.WithoutCancel(ctx), a)
+	fetch := "import sys, json, urllib.request\nprint(json.load(urllib.request.urlopen(sys.argv[1] + '.well-known/agent-card.json', timeout=10))['name'])\n"
+	res := jobs.Run(ctx, deploy.JobSpec{Name: name, Argv: []string{"python3", "-c", fetch, deploy.BesideURL()}, Mounts: []deploy.Mount{{Host: t.TempDir()}}, Beside: a})
+	if res.Err != nil || strings.TrimSpace(string(res.Stdout)) != "echo" {
+		t.Errorf("Run(beside) = %q, %v; want the agent's card name", res.Stdout, res.Err)
+	}
+	res = jobs.Run(ctx, deploy.JobSpec{Name: name, Argv: []string{"true"}, Beside: &deploy.Agent{Name: "p", Runtime: "process", URL: a.URL}})
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "not in a container") {
+		t.Errorf("Run(beside a process agent) error = %v, want a refusal", res.Err)
+	}
+}
+
+// TestJobBadInput: a job that cannot run says why in one line.
+func TestJobBadInput(t *testing.T) {
+	t.Parallel()
+	jobs, _, name := newJobs(t)
+	file := filepath.Join(t.TempDir(), "f")
+	writeFiles(t, filepath.Dir(file), map[string]string{"f": "x"})
+	tests := []struct {
+		name string
+		spec deploy.JobSpec
+		want string
+	}{
+		{"empty command", deploy.JobSpec{}, "empty command"},
+		{"missing program", deploy.JobSpec{Argv: []string{"no-such-program-agentnet"}}, `"no-such-program-agentnet" is not on this machine's PATH`},
+		{"mount of a file", deploy.JobSpec{Argv: []string{"true"}, Mounts: []deploy.Mount{{Host: file}}}, "not a directory"},
+		{"missing mount", deploy.JobSpec{Argv: []string{"true"}, Mounts: []deploy.Mount{{Host: file + "-gone"}}}, "no such file"},
+		{"relative mount path", deploy.JobSpec{Argv: []string{"true"}, Mounts: []deploy.Mount{{Host: filepath.Dir(file), Path: "rel"}}}, "not absolute"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.spec.Name = name
+			res := jobs.Run(t.Context(), tt.spec)
+			if res.Err == nil || !strings.Contains(res.Err.Error(), tt.want) || strings.Contains(res.Err.Error(), "\n") {
+				t.Errorf("Run(%s) error = %v, want one line with %q", tt.name, res.Err, tt.want)
+			}
+		})
+	}
+}
+
+// TestJobOrphan kills the process that runs a job (as SIGKILL would kill
+// agentnet, with no chance to remove the container): the job still ends by
+// itself a little after its timeout.
+func TestJobOrphan(t *testing.T) {
+	t.Parallel()
+	dc := dockerClient(t)
+	var b [4]byte
+	rand.Read(b[:])
+	name := "jt-orphan-" + hex.EncodeToString(b[:])
+	t.Cleanup(func() {
+		ctx := context.Background()
+		cs, _ := dc.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", deploy.LabelJob+"="+name))})
+		for _, c := range cs {
+			dc.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true})
+			dc.ImageRemove(ctx, c.ImageID, image.RemoveOptions{})
+		}
+	})
+	helper := exec.Command(os.Args[0], "-test.run=^TestJobOrphanHelper$", "-test.v")
+	helper.Env = append(os.Environ(), "AGENTNET_JOB_HELPER="+name, "AGENTNET_JOB_HELPER_DIR="+t.TempDir())
+	out, err := helper.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	started := false
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), "job started") {
+			started = true
+			break
+		}
+	}
+	helper.Process.Kill()
+	helper.Wait()
+	if !started {
+		t.Fatal("the helper's job never started")
+	}
+	cs, err := dc.ContainerList(t.Context(), container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", deploy.LabelJob+"="+name))})
+	if err != nil || len(cs) != 1 {
+		t.Fatalf("containers of the orphaned job = %d (%v), want 1", len(cs), err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	waitC, errC := dc.ContainerWait(ctx, cs[0].ID, container.WaitConditionNotRunning)
+	select {
+	case w := <-waitC:
+		if w.StatusCode != 137 {
+			t.Errorf("the orphaned job exited with %d, want 137 (killed)", w.StatusCode)
+		}
+	case err := <-errC:
+		t.Fatalf("the orphaned job did not end by itself: %v", err)
+	}
+}
+
+// TestJobOrphanHelper is the process TestJobOrphan kills: it runs a job
+// that would sleep for ten minutes with a timeout of two seconds.
+func TestJobOrphanHelper(t *testing.T) {
+	name := os.Getenv("AGENTNET_JOB_HELPER")
+	if name == "" {
+		t.Skip("runs only as TestJobOrphan's helper process")
+	}
+	jobs, err := deploy.NewJobs(deploy.Config{Env: os.Environ()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{"python3", "-u", "-c", "import time\nprint('job started')\ntime.sleep(600)"},
+		Mounts: []deploy.Mount{{Host: os.Getenv("AGENTNET_JOB_HELPER_DIR")}}, Timeout: 2 * time.Second, Tee: os.Stdout})
+}
