@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"sync"
 
 	"github.com/agentnet/agentnet/tasks"
 )
@@ -12,25 +13,29 @@ import (
 //go:embed report.html.tmpl
 var reportTemplate string
 
-var reportTmpl = template.Must(template.New("report").Funcs(template.FuncMap{
-	"pct":    pct,
-	"rate":   ratePct,
-	"opt":    optNum,
-	"tiers":  tierRows,
-	"bars":   tierBars,
-	"prbars": prBars,
-	"isChain": func(t TaskResult) bool {
-		return t.Type == tasks.Chain
-	},
-	"isCommission": func(t TaskResult) bool { return t.Type == tasks.Commission && t.Commission != nil },
-	"isSingle":     func(t TaskResult) bool { return t.Type == tasks.Single },
-	"deref":        func(b *bool) bool { return b != nil && *b },
-}).Parse(reportTemplate))
+// reportTmpl is parsed on first use: every agentnet process (each hosted
+// agent among them) would otherwise parse it while starting and keep it.
+var reportTmpl = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"pct":    pct,
+		"rate":   ratePct,
+		"opt":    optNum,
+		"tiers":  tierRows,
+		"bars":   tierBars,
+		"prbars": prBars,
+		"isChain": func(t TaskResult) bool {
+			return t.Type == tasks.Chain
+		},
+		"isCommission": func(t TaskResult) bool { return t.Type == tasks.Commission && t.Commission != nil },
+		"isSingle":     func(t TaskResult) bool { return t.Type == tasks.Single },
+		"deref":        func(b *bool) bool { return b != nil && *b },
+	}).Parse(reportTemplate))
+})
 
 // WriteHTML writes a self-contained HTML report of r (inline CSS and SVG
 // charts, no external assets).
 func WriteHTML(w io.Writer, r *Results) error {
-	if err := reportTmpl.Execute(w, r); err != nil {
+	if err := reportTmpl().Execute(w, r); err != nil {
 		return fmt.Errorf("render report: %w", err)
 	}
 	return nil

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/llm"
 )
 
@@ -202,7 +202,7 @@ func hasSkill(card *a2a.AgentCard, id string) bool {
 
 // injectionRE matches text in a card that addresses the router rather than
 // describing the agent.
-var injectionRE = regexp.MustCompile(`(?i)` + strings.Join([]string{
+var injectionRE = lazyregexp.New(`(?i)` + strings.Join([]string{
 	`\b(ignore|disregard|forget|override)\b[^.!?\n]{0,40}\b(instructions?|prompts?|rules|directions|guidelines|above|previous|prior)\b`,
 	`\b(route|send|forward|assign|direct|delegate)\b[^.!?\n]{0,20}\b(everything|every (task|step|request|message|query)|all (tasks|steps|requests|messages|queries|traffic|work))\b`,
 	`\b(always|must|should|only)\b[^.!?\n]{0,20}\b(choose|pick|select|prefer|use|route to|call)\b[^.!?\n]{0,15}\b(me|us|this agent|this card)\b`,
@@ -212,7 +212,7 @@ var injectionRE = regexp.MustCompile(`(?i)` + strings.Join([]string{
 }, "|"))
 
 // sentenceRE splits text into sentences (and lines).
-var sentenceRE = regexp.MustCompile(`[^.!?\n]+[.!?]*\n?|[.!?\n]+`)
+var sentenceRE = lazyregexp.New(`[^.!?\n]+[.!?]*\n?|[.!?\n]+`)
 
 // screen removes the sentences of s that address the router and reports
 // whether it removed any.

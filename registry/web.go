@@ -10,6 +10,7 @@ import (
 	"io"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 )
@@ -20,7 +21,11 @@ import (
 //go:embed templates/*.html
 var templateFS embed.FS
 
-var pages = template.Must(template.New("").ParseFS(templateFS, "templates/*.html"))
+// pages is parsed on first use, so that processes that never serve the web
+// page (every agentnet command links this package) do not parse it.
+var pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").ParseFS(templateFS, "templates/*.html"))
+})
 
 // webCSP forbids scripts and foreign content on the registry's pages: card
 // text is escaped, and this makes a missed escape harmless too.
@@ -80,7 +85,7 @@ func renderIndex(ctx context.Context, svc *Service, form url.Values, w io.Writer
 		}
 		v.Next = "/?" + next.Encode()
 	}
-	return pages.ExecuteTemplate(w, "index.html", v)
+	return pages().ExecuteTemplate(w, "index.html", v)
 }
 
 type agentView struct {
@@ -111,5 +116,5 @@ func renderAgent(ctx context.Context, svc *Service, id string, w io.Writer) erro
 		pretty.Write(rec.Card)
 	}
 	v.CardJSON = pretty.String()
-	return pages.ExecuteTemplate(w, "agent.html", v)
+	return pages().ExecuteTemplate(w, "agent.html", v)
 }

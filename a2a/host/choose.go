@@ -4,11 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/internal/bm25"
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/llm"
 )
 
@@ -67,7 +67,7 @@ func skillText(s *bundle.Skill) string {
 	return strings.Join([]string{s.ID, s.Name, s.Description, strings.Join(s.Tags, " "), strings.Join(s.Examples, " ")}, "\n")
 }
 
-var toolNameRE = regexp.MustCompile(`[^A-Za-z0-9_-]`)
+var toolNameRE = lazyregexp.New(`[^A-Za-z0-9_-]`)
 
 // toolName turns a skill id into a function name chat-completions accepts.
 func toolName(id string) string {

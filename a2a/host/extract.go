@@ -11,17 +11,21 @@ import (
 	"strings"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 )
 
 // Without a model, a skill's arguments come from the message by rules that
 // hold for command-line tools in general. These helpers pick values out of
 // an instruction written in plain language.
 
-var quotedRE = regexp.MustCompile("\"([^\"]{1,200})\"|“([^”]{1,200})”|`([^`]{1,200})`")
+var quotedRE = lazyregexp.New("\"([^\"]{1,200})\"|“([^”]{1,200})”|`([^`]{1,200})`")
 
 // quoted returns the single quoted phrase of text ("...", “...” or `...`),
 // or "" when there is none or several.
 func quoted(text string) string {
+	if !strings.ContainsAny(text, "\"“`") {
+		return "" // most messages; the expression's bounded repeats make it slow to run
+	}
 	m := quotedRE.FindAllStringSubmatch(text, 3)
 	if len(m) != 1 {
 		return ""
@@ -84,7 +88,7 @@ var numberWords = map[string]int{
 
 var countNames = map[string]bool{"n": true, "num": true, "number": true, "count": true, "limit": true, "top": true, "k": true, "max": true, "lines": true}
 
-var wordRE = regexp.MustCompile(`[\pL\pN.]+`)
+var wordRE = lazyregexp.New(`[\pL\pN.]+`)
 
 // countIn returns the one count that text states ("the three most
 // frequent", "top 5"), for a parameter that is a count by its name.
@@ -111,7 +115,7 @@ func countIn(text string, p bundle.Param) (int, bool) {
 	return n, true
 }
 
-var columnNameRE = regexp.MustCompile(`(?i)col|field|header|key|attr`)
+var columnNameRE = lazyregexp.New(`(?i)col|field|header|key|attr`)
 
 // pick returns the value for string parameter p that the instruction text
 // states: an attached table's column it names (for a column-like

@@ -23,6 +23,8 @@ func TestExtract(t *testing.T) {
 		{"column named in the text", "What is the mean unit price of these orders?", bundle.Param{Name: "column", Type: "string"}, "unit price"},
 		{"column by underscore name", "Which rows have ship_to Portland?", bundle.Param{Name: "col", Type: "string"}, "ship_to"},
 		{"quoted phrase", `Find the entry closest to "magnesium sulphate".`, bundle.Param{Name: "query", Type: "string"}, "magnesium sulphate"},
+		{"phrase in typographic quotes", "Find the entry closest to “magnesium sulphate”.", bundle.Param{Name: "query", Type: "string"}, "magnesium sulphate"},
+		{"phrase in backquotes", "Find the entry closest to `magnesium sulphate`.", bundle.Param{Name: "query", Type: "string"}, "magnesium sulphate"},
 		{"two quoted phrases are ambiguous", `Compare "a" with "b".`, bundle.Param{Name: "query", Type: "string"}, ""},
 		{"no column for a non-column parameter", "the unit price", bundle.Param{Name: "query", Type: "string"}, ""},
 	} {

@@ -114,7 +114,7 @@ type Host struct {
 	mux   *http.ServeMux
 	v1    http.Handler
 	v0    http.Handler
-	mcp   *server.MCPServer
+	mcp   func() *server.MCPServer // built on first use; nil for a bundle with serve
 	agent *agent
 	own   *ownServer // the bundle's own server, for a bundle with serve
 
@@ -198,13 +198,18 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 	)
 	h.v1 = a2asrv.NewJSONRPCHandler(handler)
 	h.v0 = a2av0.NewJSONRPCHandler(handler)
-	h.mcp = h.newMCPServer()
+	// The MCP server is built on the first MCP request (or ServeStdio): an
+	// agent that is only ever called over A2A never holds its tools.
+	h.mcp = sync.OnceValue(h.newMCPServer)
+	mcpHTTP := sync.OnceValue(func() http.Handler {
+		return server.NewStreamableHTTPServer(h.mcp(), server.WithEndpointPath(MCPPath), server.WithDisableLocalhostProtection(true))
+	})
 
 	cardHandler := a2asrv.NewAgentCardHandler(a2av0.NewStaticAgentCardProducer(h.card))
 	h.mux = http.NewServeMux()
 	h.mux.Handle(CardPath, cardHandler)
 	h.mux.Handle(LegacyCardPath, cardHandler)
-	h.mux.Handle(MCPPath, server.NewStreamableHTTPServer(h.mcp, server.WithEndpointPath(MCPPath), server.WithDisableLocalhostProtection(true)))
+	h.mux.HandleFunc(MCPPath, func(w http.ResponseWriter, r *http.Request) { mcpHTTP().ServeHTTP(w, r) })
 	h.mux.HandleFunc("GET "+HealthPath, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		io.WriteString(w, "ok\n")

@@ -116,7 +116,7 @@ func (h *Host) ServeStdio(ctx context.Context, in io.Reader, out io.Writer) erro
 	if h.mcp == nil {
 		return fmt.Errorf("serve MCP on stdio: %s brings its own server (serve:) and has no MCP tools", h.b.Name)
 	}
-	err := server.NewStdioServer(h.mcp).Listen(ctx, in, out)
+	err := server.NewStdioServer(h.mcp()).Listen(ctx, in, out)
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("serve MCP on stdio: %w", err)
 	}

@@ -121,15 +121,17 @@ func serveHTTP(ctx context.Context, env *Env, b *bundle.Bundle, addr, url string
 		return invalidInput(err)
 	}
 	defer h.Close()
+	// Start-up (the package initialisers of the whole binary, loading the
+	// bundle, building the host) leaves garbage behind; a fleet runs one host
+	// per agent, so it goes back to the system once, before the first request
+	// is accepted: a host whose card answers has settled. Connections that
+	// arrive meanwhile wait in the listener's backlog.
+	debug.FreeOSMemory()
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	fmt.Fprintln(env.Stdout, url)
 	logger.Info("serving", "agent", b.Name, "url", url, "listen", ln.Addr().String())
-	// Start-up (package initialisation, loading the bundle) leaves garbage
-	// behind; a fleet runs one host per agent, so give it back to the system
-	// once instead of keeping it resident while the agent idles.
-	debug.FreeOSMemory()
 	select {
 	case err := <-errc:
 		return fmt.Errorf("serve %s: %w", b.Name, err)

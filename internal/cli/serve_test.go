@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -244,4 +245,41 @@ serve: [python3, server.py, --port, "{{port}}", --pidfile, pids]
 func isZombie(pid int) bool {
 	st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	return err != nil || strings.Contains(string(st), ") Z ")
+}
+
+// TestInitAllocations keeps agentnet's own package initialisers light. Every
+// "agentnet serve" of a fleet runs the initialisers of the whole binary, and
+// what they allocate (compiled regexps, parsed templates) stays resident in
+// each idle agent; a package-level value that a command may never use is
+// built on first use instead (internal/lazyregexp, sync.OnceValue). The
+// test binary links every agentnet package, so its own start-up, traced by
+// the runtime (GODEBUG=inittrace=1), shows what each initialiser allocates.
+func TestInitAllocations(t *testing.T) {
+	t.Parallel()
+	const limit = 64 << 10 // bytes per package
+	cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("run the test binary: %v\n%s", err, out)
+	}
+	seen := 0
+	for line := range strings.Lines(string(out)) {
+		// init github.com/agentnet/agentnet/eval @18 ms, 0.29 ms clock, 95208 bytes, 2126 allocs
+		f := strings.Fields(line)
+		if len(f) != 11 || f[0] != "init" || f[8] != "bytes," || !strings.HasPrefix(f[1], "github.com/agentnet/agentnet/") {
+			continue
+		}
+		seen++
+		n, err := strconv.Atoi(f[7])
+		if err != nil {
+			t.Fatalf("inittrace line %q: %v", line, err)
+		}
+		if n > limit {
+			t.Errorf("initialising %s allocates %d bytes, want at most %d: build heavy package-level values on first use", f[1], n, limit)
+		}
+	}
+	if seen < 5 {
+		t.Fatalf("inittrace reported %d agentnet packages, want every one the binary links:\n%s", seen, out)
+	}
 }
