@@ -2,6 +2,8 @@ package eval
 
 import (
 	"math"
+	"regexp"
+	"strings"
 
 	"github.com/agentnet/agentnet/internal/bm25"
 	"github.com/agentnet/agentnet/tasks"
@@ -90,30 +92,96 @@ func wordSet(s string) map[string]bool {
 	return m
 }
 
-func (s SkillText) text() string { return s.ID + " " + s.Name + " " + s.Description }
+// maxViews bounds the sentences of a description read as separate views.
+const maxViews = 6
 
-func truthText(s tasks.Skill) string { return s.ID + " " + s.Description }
+// views returns the word sets a skill is compared by: its label alone
+// (id and name), then the label with the first sentence of its
+// description, the first two, and so on to the whole. A description says
+// what the skill does first and adds details after; the details must not
+// cost a skill the match its opening sentences earn, and a detail alone
+// never makes one.
+func views(label, desc string) []map[string]bool {
+	out := []map[string]bool{wordSet(label)}
+	sents := sentences(desc)
+	if len(sents) > maxViews {
+		sents = append(sents[:maxViews-1], strings.Join(sents[maxViews-1:], " "))
+	}
+	text := label
+	for _, s := range sents {
+		text += " " + s
+		out = append(out, wordSet(text))
+	}
+	if len(sents) == 0 {
+		out = append(out, out[0])
+	}
+	return out
+}
+
+// sentenceEnd is a full stop, question or exclamation mark followed by
+// space and a capital letter or digit: "... per cluster. Lines whose ...".
+var sentenceEnd = regexp.MustCompile(`[.!?]["')\]]?(\s+)[\p{Lu}\d]`)
+
+// sentences splits s at its sentence ends; the stop after a single letter
+// ("e.g. 4:3", "J. Smith") is an abbreviation, not an end.
+func sentences(s string) []string {
+	s = strings.Join(strings.Fields(s), " ")
+	var out []string
+	from := 0
+	for from < len(s) {
+		loc := sentenceEnd.FindStringSubmatchIndex(s[from:])
+		if loc == nil {
+			break
+		}
+		stop, next := from+loc[2], from+loc[3]
+		word := s[:from+loc[0]]
+		if i := strings.LastIndexAny(word, " ."); i >= 0 {
+			word = word[i+1:]
+		}
+		if s[from+loc[0]] == '.' && len([]rune(word)) == 1 {
+			from = next
+			continue
+		}
+		out = append(out, s[:stop])
+		s, from = s[next:], 0
+	}
+	if s != "" {
+		out = append(out, s)
+	}
+	return out
+}
 
 // MatchSkills matches generated skills against ground truth with the rule
-// matcher: a pair matches when its Similarity reaches threshold. With no
+// matcher: a pair matches when the weighted similarity of its closest views
+// (label against label, or the opening sentences of one against those of
+// the other) reaches threshold. With no
 // generated skills precision is 0; with no ground truth recall is 0.
 func MatchSkills(generated []SkillText, truth []tasks.Skill, threshold float64) SkillMatch {
 	m := SkillMatch{Supported: make([]string, len(generated)), Covered: map[string]string{}}
 	best := make([]float64, len(truth))
-	gsets, gnames := make([]map[string]bool, len(generated)), make([]map[string]bool, len(generated))
-	tsets, tnames := make([]map[string]bool, len(truth)), make([]map[string]bool, len(truth))
+	gviews, tviews := make([][]map[string]bool, len(generated)), make([][]map[string]bool, len(truth))
+	var all []map[string]bool
 	for i, g := range generated {
-		gsets[i], gnames[i] = wordSet(g.text()), wordSet(g.ID+" "+g.Name)
+		gviews[i] = views(g.ID+" "+g.Name, g.Description)
+		all = append(all, gviews[i][len(gviews[i])-1])
 	}
 	for j, t := range truth {
-		tsets[j], tnames[j] = wordSet(truthText(t)), wordSet(t.ID)
+		tviews[j] = views(t.ID, t.Description)
+		all = append(all, tviews[j][len(tviews[j])-1])
 	}
-	idf := idfOver(append(append([]map[string]bool{}, gsets...), tsets...))
+	idf := idfOver(all)
 	// A skill's name is a concise label of its capability; its description
 	// adds context but also words that dilute the overlap. A pair is as
-	// similar as the closer of the two.
+	// similar as its closest views: label against label, or the opening
+	// of one description against the opening of the other.
 	sim := func(i, j int) float64 {
-		return max(weightedDice(gsets[i], tsets[j], idf), weightedDice(gnames[i], tnames[j], idf))
+		s := weightedDice(gviews[i][0], tviews[j][0], idf)
+		for _, g := range gviews[i][1:] {
+			for _, t := range tviews[j][1:] {
+				s = max(s, weightedDice(g, t, idf))
+			}
+		}
+		return s
 	}
 	supported, covered := 0, 0
 	for i, g := range generated {

@@ -37,12 +37,16 @@ func generateDemo(t *testing.T, r tasks.Repo) (*generation.Report, *bundle.Bundl
 	return rep, b
 }
 
-// demoFloor is the precision and recall each demo repo reaches today.
+// demoTarget is the precision and recall every demo repo must reach.
+const demoTarget = 0.8
+
+// demoFloor lowers the bar for a repo that does not reach the target, to
+// what it reaches today.
 var demoFloor = map[string][2]float64{
-	"htmltext": {1, 1}, "chemcalc": {0.8, 1}, "backtest": {1, 1}, "fuzzymatch": {1, 1},
-	"secretscan": {0.66, 0.66}, "imgtool": {0.8, 1}, "csvtool": {1, 1}, "textstats": {0.66, 0.66}, "mdkit": {1, 1},
-	// Libraries without a command line: skills from their API.
-	"georoute": {1, 1}, "ibankit": {0.75, 1},
+	// ibankit exports Normalize (an IBAN's electronic form), a real function
+	// of its own that the annotation counts as part of "formatting"; the
+	// skill made of it matches no annotated skill, so precision is 3/4.
+	"ibankit": {0.75, 1},
 }
 
 // TestStaticDemoQuality is the static generator's quality bar on the demo
@@ -67,16 +71,15 @@ func TestStaticDemoQuality(t *testing.T) {
 			}
 			m := eval.MatchSkills(gen, r.Skills, eval.DefaultMatchThreshold)
 			t.Logf("%s: precision %.0f%% recall %.0f%% supported=%v covered=%v", r.ID, 100*m.Precision, 100*m.Recall, m.Supported, m.Covered)
-			// The target is 0.80 for both. Where the rule matcher does not
-			// reach it (it is lexical: "sort rows" and "rows ordered by
-			// COLUMN" share few words), the measured values are the floor a
-			// change must not fall below; see BENCHMARKS.md, Generation.
-			fp, fr := demoFloor[r.ID][0], demoFloor[r.ID][1]
-			if m.Precision < fp || m.Recall < fr {
-				t.Errorf("%s: precision %.2f, recall %.2f, want at least %.2f and %.2f (target 0.80)", r.ID, m.Precision, m.Recall, fp, fr)
+			floor, ok := demoFloor[r.ID]
+			if !ok {
+				floor = [2]float64{demoTarget, demoTarget}
 			}
-			if m.Precision < 0.8 || m.Recall < 0.8 {
-				t.Logf("%s: below the 0.80 target", r.ID)
+			if m.Precision < floor[0] || m.Recall < floor[1] {
+				t.Errorf("%s: precision %.2f, recall %.2f, want at least %.2f and %.2f", r.ID, m.Precision, m.Recall, floor[0], floor[1])
+			}
+			if m.Precision < demoTarget || m.Recall < demoTarget {
+				t.Logf("%s: below the %.2f target", r.ID, demoTarget)
 			}
 		})
 	}

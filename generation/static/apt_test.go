@@ -62,6 +62,8 @@ func TestAnnotationSchema(t *testing.T) {
 		{"Literal['km', 'mi']", "unit", "string", "str", true},
 		{"TextIO", "fh", "string", "textio", true},
 		{"Callable[[str], str]", "fn", "", "", false},
+		{"list[str | None]", "names", "array", "json", true},
+		{"Callable[[str | bytes], int]", "key", "", "", false},
 		{"", "filename", "string", "auto", true},
 	} {
 		s, conv, ok := annotationSchema(normAnnotation(tc.ann), tc.name)

@@ -2,13 +2,13 @@ package static
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 )
 
 // compose turns the tools of a repository into a bundle: one skill per
@@ -92,7 +92,7 @@ func leaves(t *Tool) []leaf {
 	return out
 }
 
-var listingRE = regexp.MustCompile(`(?i)^(list|show|print|display)\b`)
+var listingRE = lazyregexp.New(`(?i)^(list|show|print|display)\b`)
 
 // informational reports whether a subcommand only reports the tool's own
 // configuration (its rules, formats, languages): it takes no positional
@@ -110,7 +110,7 @@ func informational(c *Command) bool {
 	return listingRE.MatchString(c.Summary) && c.Usage != "" || listingRE.MatchString(c.Summary) && len(c.Flags) == 0
 }
 
-var idCleanRE = regexp.MustCompile(`[^a-z0-9._-]+`)
+var idCleanRE = lazyregexp.New(`[^a-z0-9._-]+`)
 
 func skillID(parts ...string) string {
 	var keep []string
@@ -138,7 +138,7 @@ func dedupeIDs(skills []bundle.Skill) {
 	}
 }
 
-func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[string]string, vocab []string) bundle.Skill {
+func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[string]readmeNote, vocab []string) bundle.Skill {
 	id := skillID(append([]string{prefix}, path...)...)
 	if len(path) == 0 {
 		id = skillID(t.Name)
@@ -200,7 +200,7 @@ func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[st
 	return sk
 }
 
-var paramRE = regexp.MustCompile(`[^a-z0-9]+`)
+var paramRE = lazyregexp.New(`[^a-z0-9]+`)
 
 // paramName turns a flag name ("molar-mass|m"), a metavar ("FILE.csv",
 // "EL=PCT") or a dest into a parameter name.
@@ -224,19 +224,25 @@ func paramName(raw string) string {
 }
 
 var (
-	pathNameRE = regexp.MustCompile(`(?i)^(file|files|filename|path|paths|dir|directory|folder|input|inputs|infile|src|source|image|images|img|photo|picture|page|pages|html|csv|tsv|json|yaml|pdf|doc|document|archive|zip|tar|data|dataset|config|template|script|text|txt|md|markdown|log|logfile|db|database)s?$`)
-	pathExtRE  = regexp.MustCompile(`(?i)^[a-z]+\.[a-z0-9]{1,5}$`)
-	pathHelpRE = regexp.MustCompile(`(?i)^(?:(?:an?|the|one|or|more|input|local|[A-Z0-9.,/-]+|text|plain)\s+){0,4}(?:file|files|directory|folder|path|image|document)s?\b`)
-	outNameRE  = regexp.MustCompile(`(?i)^(o|out|output|outfile|output[-_]?file|output[-_]?dir|outdir|save|save[-_]to|dest|destination|write|to|target)$`)
-	outHelpRE  = regexp.MustCompile(`(?i)^(write|save|store|output|dump|export)\b`)
+	pathNameRE = lazyregexp.New(`(?i)^(file|files|filename|path|paths|dir|directory|folder|input|inputs|infile|src|source|image|images|img|photo|picture|page|pages|html|csv|tsv|json|yaml|pdf|doc|document|archive|zip|tar|data|dataset|config|template|script|text|txt|md|markdown|log|logfile|db|database)s?$`)
+	pathExtRE  = lazyregexp.New(`(?i)^[a-z]+\.[a-z0-9]{1,5}$`)
+	pathHelpRE = lazyregexp.New(`(?i)^(?:(?:an?|the|one|or|more|input|local|[A-Z0-9.,/-]+|text|plain)\s+){0,4}(?:file|files|directory|folder|path|image|document)s?\b`)
+	outNameRE  = lazyregexp.New(`(?i)^(o|out|output|outfile|output[-_]?file|output[-_]?dir|outdir|save|save[-_]to|dest|destination|write|to|target)$`)
+	outHelpRE  = lazyregexp.New(`(?i)^(write|save|store|output|dump|export)\b`)
 )
 
 func isOutput(f *Flag) bool {
-	return f.Type == "string" && (outNameRE.MatchString(f.Long) || (f.Long == "" && f.Short == "o") || outHelpRE.MatchString(f.Help))
+	// A flag with a fixed set of values ("--language {python,php}") names
+	// no file, whatever its help's verb.
+	return f.Type == "string" && len(f.Choices) == 0 && (outNameRE.MatchString(f.Long) || (f.Long == "" && f.Short == "o") || outHelpRE.MatchString(f.Help))
 }
 
+// filterFlagRE names flags that take names or patterns to leave out or
+// keep ("--exclude-dir .git"), not files to read.
+var filterFlagRE = lazyregexp.New(`(?i)^(exclude|include|skip|only)[-_]`)
+
 func isPathFlag(f *Flag) bool {
-	if f.Type != "string" && f.Type != "array" || f.Metavar == "" {
+	if f.Type != "string" && f.Type != "array" || f.Metavar == "" || filterFlagRE.MatchString(f.Long) {
 		return false
 	}
 	m := strings.Trim(f.Metavar, "<>")
@@ -371,48 +377,83 @@ func orString(s string) string {
 	return s
 }
 
-// describe writes a skill's description: what the command's own help says
-// it does (its one-line summary, then the first sentences of its longer
-// text), or what the README says of it, or the tool's docs.
-func describe(t *Tool, path []string, c *Command, sections map[string]string) string {
+// describe writes a skill's description from what the repository says of
+// the command, the most telling first: its one-line summary, the README's
+// one-line label of it, then the first sentence of its own longer help.
+// Each is kept only when it adds words the earlier ones lack. Failing all
+// of them: the README's section on the command, the tool's docs.
+func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote) string {
 	var parts []string
-	add := func(s string) {
+	seen := map[string]bool{}
+	add := func(s string, minNew int) {
 		s = strings.TrimSpace(s)
 		if s == "" {
 			return
 		}
-		for _, p := range parts {
-			if strings.Contains(strings.ToLower(p), strings.ToLower(strings.TrimSuffix(s, "."))) {
-				return
+		words := contentWords(s)
+		fresh := 0
+		for _, w := range words {
+			if !seen[w] {
+				fresh++
 			}
+		}
+		if fresh < minNew || len(parts) > 0 && fresh == 0 {
+			return
+		}
+		for _, w := range words {
+			seen[w] = true
 		}
 		parts = append(parts, sentence(s))
 	}
-	add(c.Summary)
+	var note readmeNote
+	if len(path) > 0 {
+		note = sections[path[len(path)-1]]
+	}
 	about := firstParagraph(c.About)
 	if len(path) == 0 && about == "" {
 		about = firstParagraph(t.Doc)
 	}
-	// A one-line summary of some length says what the command does; more
-	// text (the help's details) blurs one skill into the next. A terse
-	// summary gets the first sentence of the longer description.
-	if len(strings.Fields(c.Summary)) < 6 {
-		add(firstSentences(about, 1, 320))
+	// The README's label and the help's first sentence often restate the
+	// summary in other words; each must bring two words of its own or it
+	// only lengthens the description. The help's later sentences are
+	// details (formats, edge cases), left to the parameters' descriptions.
+	add(c.Summary, 0)
+	add(firstSentences(note.Line, 1, 240), 2)
+	first := firstSentences(about, 1, 320)
+	if len(contentWords(first)) < 4 {
+		// "Sloc, Cloc and Code." names the tool; the next sentence says
+		// what it does.
+		first = firstSentences(about, 2, 320)
 	}
-	if len(parts) == 0 && len(path) > 0 {
-		add(firstSentences(sections[path[len(path)-1]], 1, 240))
+	add(first, 2)
+	if len(parts) == 0 {
+		add(firstSentences(note.Section, 1, 240), 0)
 	}
 	if len(parts) == 0 {
-		add(firstSentences(firstParagraph(t.Summary), 1, 200))
+		add(firstSentences(firstParagraph(t.Summary), 1, 200), 0)
 	}
 	if len(parts) == 0 {
 		if len(path) > 0 {
-			add(fmt.Sprintf("Run the %s command of %s", strings.Join(path, " "), t.Name))
+			add(fmt.Sprintf("Run the %s command of %s", strings.Join(path, " "), t.Name), 0)
 		} else {
-			add(fmt.Sprintf("Run %s", t.Name))
+			add(fmt.Sprintf("Run %s", t.Name), 0)
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// contentWords returns the words of s that carry meaning, lower-cased and
+// without a plural s: not stop words, not upper-case placeholders (FILE).
+func contentWords(s string) []string {
+	var out []string
+	for _, w := range wordRE.FindAllString(s, -1) {
+		lw := strings.ToLower(w)
+		if len(lw) < 3 || stopWords[lw] || len(w) > 1 && w == strings.ToUpper(w) {
+			continue
+		}
+		out = append(out, strings.TrimSuffix(lw, "s"))
+	}
+	return out
 }
 
 func firstParagraph(s string) string {
@@ -423,7 +464,7 @@ func firstParagraph(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-var sentenceEndRE = regexp.MustCompile(`[.!?](\s+|$)`)
+var sentenceEndRE = lazyregexp.New(`[.!?](\s+|$)`)
 
 // firstSentences returns up to n sentences of s, at most max bytes.
 func firstSentences(s string, n, max int) string {
@@ -467,7 +508,8 @@ func sentence(s string) string {
 		r[0] = unicode.ToUpper(r[0])
 	}
 	s = string(r)
-	if !strings.HasSuffix(s, ".") && !strings.HasSuffix(s, "…") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") && !strings.HasSuffix(s, ")") {
+	// "… (stable)" takes a stop too; "(… it.)" has one.
+	if !strings.HasSuffix(strings.TrimRight(s, ")"), ".") && !strings.HasSuffix(s, "…") && !strings.HasSuffix(s, "?") && !strings.HasSuffix(s, "!") {
 		s += "."
 	}
 	return s
@@ -537,7 +579,7 @@ func init() {
 	}
 }
 
-var wordRE = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+-]*[A-Za-z0-9]`)
+var wordRE = lazyregexp.New(`[A-Za-z][A-Za-z0-9+-]*[A-Za-z0-9]`)
 
 // domainWords ranks the README's content words (and the packages'
 // keywords) by frequency: the vocabulary tags are drawn from.

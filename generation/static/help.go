@@ -1,10 +1,11 @@
 package static
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 )
 
 // parseHelp reads the --help text of a command: its usage line, description,
@@ -72,20 +73,13 @@ func parseHelp(text string) *Command {
 		switch s.kind {
 		case "commands":
 			for _, it := range items {
-				addSubs(c, it)
+				if !addSubGroup(c, it) {
+					addSubs(c, it)
+				}
 			}
 		case "args":
 			for _, it := range items {
-				if len(it.children) > 0 || strings.HasPrefix(it.term, "{") {
-					// argparse lists subcommands under their metavar
-					if len(it.children) == 0 {
-						for _, n := range strings.Split(strings.Trim(it.term, "{}"), ",") {
-							addSubs(c, &helpItem{term: n})
-						}
-					}
-					for _, ch := range it.children {
-						addSubs(c, ch)
-					}
+				if addSubGroup(c, it) {
 					continue
 				}
 				if strings.HasPrefix(it.term, "-") {
@@ -107,7 +101,8 @@ func parseHelp(text string) *Command {
 					ex = strings.TrimSpace(ex[:i])
 				}
 				ex = strings.TrimPrefix(ex, "$ ")
-				if ex != "" && !strings.HasPrefix(ex, "#") {
+				// "Count a specific folder:" is a caption, not a command.
+				if ex != "" && !strings.HasPrefix(ex, "#") && !strings.HasSuffix(ex, ":") {
 					c.Examples = append(c.Examples, ex)
 				}
 			}
@@ -143,7 +138,7 @@ func helpLines(text string) []string {
 	return out
 }
 
-var ansiRE = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+var ansiRE = lazyregexp.New(`\x1b\[[0-9;]*[A-Za-z]`)
 
 func indentOf(s string) int { return len(s) - len(strings.TrimLeft(s, " ")) }
 
@@ -212,7 +207,7 @@ type helpItem struct {
 	children []*helpItem
 }
 
-var splitRE = regexp.MustCompile(`\S(\s{2,})\S`)
+var splitRE = lazyregexp.New(`\S(\s{2,})\S`)
 
 func helpItems(lines []string) []*helpItem {
 	var top []*helpItem
@@ -255,7 +250,25 @@ func helpItems(lines []string) []*helpItem {
 	return top
 }
 
-var cmdNameRE = regexp.MustCompile(`^[a-z][a-z0-9_.:-]*$`)
+// addSubGroup adds the subcommands argparse lists under their metavar
+// ("{major,minor}" with the commands indented below it, or alone) and
+// reports whether it was such a group.
+func addSubGroup(c *Command, it *helpItem) bool {
+	if len(it.children) == 0 && !strings.HasPrefix(it.term, "{") {
+		return false
+	}
+	if len(it.children) == 0 {
+		for _, n := range strings.Split(strings.Trim(it.term, "{}"), ",") {
+			addSubs(c, &helpItem{term: n})
+		}
+	}
+	for _, ch := range it.children {
+		addSubs(c, ch)
+	}
+	return true
+}
+
+var cmdNameRE = lazyregexp.New(`^[a-z][a-z0-9_.:-]*$`)
 
 func addSubs(c *Command, it *helpItem) {
 	term := strings.TrimSpace(it.term)
@@ -285,8 +298,9 @@ func isHiddenCommand(name string) bool {
 }
 
 var (
-	defaultRE = regexp.MustCompile(`(?i)[(\[]default:?\s*([^)\]]*)[)\]]`)
-	choiceRE  = regexp.MustCompile(`^\{([^}]*)\}$`)
+	// "(default: 10)", "[default 10]", "(defaults to utf-8)"
+	defaultRE = lazyregexp.New(`(?i)[(\[]defaults?(?:\s+to\b|\s+is\b|\s*[:=])?\s*([^)\]]*)[)\]]`)
+	choiceRE  = lazyregexp.New(`^\{([^}]*)\}$`)
 )
 
 // addFlag parses a flag term: "-f FILE, --file FILE", "--index N, -n N",
@@ -294,7 +308,7 @@ var (
 func addFlag(c *Command, it *helpItem) {
 	f := &Flag{Help: it.desc}
 	term := strings.ReplaceAll(it.term, " | ", ", ")
-	for _, part := range strings.Split(term, ",") {
+	for _, part := range splitTop(term, ",") {
 		part = strings.TrimSpace(part)
 		if !strings.HasPrefix(part, "-") {
 			continue
@@ -360,8 +374,8 @@ var goTypeWords = map[string]string{
 }
 
 var (
-	intMetaRE = regexp.MustCompile(`(?i)^(n|num|number|count|int|integer|k|depth|level|limit|size|pixels|port|bins|lines|width|height|max|min|days|seconds|secs|len|length|index|idx|times|repeat|workers|jobs|threads|year|top)$`)
-	numMetaRE = regexp.MustCompile(`(?i)^(float|factor|score|ratio|pct|percent|rate|fraction|threshold|tolerance|t|m|x|y|amount|value|weight|scale|prob|probability|alpha|quantile)$`)
+	intMetaRE = lazyregexp.New(`(?i)^(n|num|number|count|int|integer|k|depth|level|limit|size|pixels|port|bins|lines|width|height|max|min|days|seconds|secs|len|length|index|idx|times|repeat|workers|jobs|threads|year|top)$`)
+	numMetaRE = lazyregexp.New(`(?i)^(float|factor|score|ratio|pct|percent|rate|fraction|threshold|tolerance|t|m|x|y|amount|value|weight|scale|prob|probability|alpha|quantile)$`)
 )
 
 func guessFlagType(f *Flag) string {
@@ -409,10 +423,20 @@ func convert(v, typ string) any {
 	case "array":
 		return nil
 	}
-	if v == "" || strings.HasPrefix(v, "none") || strings.EqualFold(v, "None") || strings.HasPrefix(v, "$") {
+	if v == "" || strings.HasPrefix(v, "none") || strings.EqualFold(v, "None") || strings.HasPrefix(v, "$") || streamWord(v) {
 		return nil
 	}
 	return v
+}
+
+// streamWord reports whether a default names a standard stream ("stdout",
+// "standard input", "-"): the absence of a file, not a value to pass.
+func streamWord(v string) bool {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "-", "stdin", "stdout", "stderr", "standard input", "standard output", "the standard output", "the terminal", "the screen":
+		return true
+	}
+	return false
 }
 
 // usageArgs completes the positional arguments from the usage line: their
@@ -443,19 +467,63 @@ func usageArgs(c *Command) {
 	}
 }
 
+// alternativeName returns the placeholder naming a group of alternatives
+// when every alternative is a placeholder or "-" (standard input), else "".
+func alternativeName(group string) string {
+	name := ""
+	for _, alt := range strings.Split(strings.Trim(group, "()"), "|") {
+		bare := strings.Trim(alt, "<>")
+		switch {
+		case alt == "-":
+		case bare != "" && metaWordRE.MatchString(alt) && (strings.HasPrefix(alt, "<") || bare == strings.ToUpper(bare) && bare != strings.ToLower(bare)):
+			if name == "" {
+				name = alt
+			}
+		default:
+			return ""
+		}
+	}
+	return name
+}
+
+// phraseArgRE finds a placeholder written as words: "[files or
+// directories]", "<file or url>".
+var phraseArgRE = lazyregexp.New(`[\[<]([a-z]+(?:\s+(?:or|and)\s+[a-z]+)+)(\.\.\.)?[\]>]`)
+
+// phraseArg turns a placeholder written as words into the usual form
+// ("[FILES...]") when its words name files; other phrases stay as they are.
+func phraseArg(m string) string {
+	sub := phraseArgRE.FindStringSubmatch(m)
+	words := strings.Fields(sub[1])
+	for _, w := range words {
+		if w != "or" && w != "and" && !pathNameRE.MatchString(w) && w != "directories" && w != "url" && w != "urls" {
+			return m
+		}
+	}
+	name := strings.ToUpper(words[0])
+	if strings.HasSuffix(words[0], "s") || sub[2] != "" {
+		name += "..."
+	}
+	if strings.HasPrefix(m, "<") {
+		return name
+	}
+	return "[" + name + "]"
+}
+
 type usageTok struct {
 	name               string
 	optional, variadic bool
 }
 
-var metaWordRE = regexp.MustCompile(`^<?[A-Za-z][A-Za-z0-9_.=-]*>?$`)
+var metaWordRE = lazyregexp.New(`^<?[A-Za-z][A-Za-z0-9_.=-]*>?$`)
 
 // usageTokens returns the positional placeholders of a usage line, after
 // the program and subcommand words: "FILE", "[FILE]", "FILE...",
 // "[EL=PCT ...]", "<file>". Flag groups ("[-n N]") and words such as
 // COMMAND, OPTIONS and [flags] are skipped.
 func usageTokens(usage string) []usageTok {
-	fields := strings.Fields(usage)
+	fields := strings.Fields(phraseArgRE.Regexp().ReplaceAllStringFunc(usage, phraseArg))
+
 	var out []usageTok
 	depth := 0
 	flagGroup := false
@@ -479,7 +547,12 @@ func usageTokens(usage string) []usageTok {
 			started = true
 			continue
 		}
-		if core == "" || core == "..." || strings.Contains(core, "|") || strings.HasPrefix(core, "{") {
+		if strings.Contains(core, "|") {
+			// "FILE|URL|-": one argument, named by its first placeholder;
+			// "start|stop" is a choice of literal words.
+			core = alternativeName(core)
+		}
+		if core == "" || core == "..." || strings.HasPrefix(core, "{") {
 			continue
 		}
 		up := strings.ToUpper(strings.Trim(core, "<>"))

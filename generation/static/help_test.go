@@ -58,6 +58,22 @@ Options (all commands):
 `, []string{"stats", "sort"}, []string{"delimiter|d|string|CHAR"}, nil},
 		{"usage positionals", "Usage: fuzzymatch best [flags] QUERY FILE\n\nFlags:\n  -n, --top N    the N best (default 3)\n",
 			nil, []string{"top|n|integer|N"}, []string{"QUERY", "FILE"}},
+		{"argparse nested subcommands under a titled group", `usage: semver bump [-h] {major,minor} ...
+
+options:
+  -h, --help            show this help message and exit
+
+Bump commands:
+  {major,minor}
+    major               Bump the major part of the version
+    minor               Bump the minor part of the version
+`, []string{"major", "minor"}, nil, nil},
+		{"usage alternatives", "Usage:\n  jsonflat [OPTIONS] [FILE|URL|-]\n\nOptions:\n  -u, --undo   reverse it\n",
+			nil, []string{"undo|u|boolean|"}, []string{"FILE"}},
+		{"usage phrase", "Usage:\n  loc [flags] [files or directories]\n\nFlags:\n      --wide   wider output\n",
+			nil, []string{"wide||boolean|"}, []string{"FILES"}},
+		{"usage literal choice", "usage: svc (start|stop) <name>|<id>\n",
+			nil, nil, []string{"name"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,5 +99,34 @@ Options (all commands):
 				t.Errorf("parseHelp() args (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestFlagDefaults(t *testing.T) {
+	t.Parallel()
+	c := parseHelp(`usage: fmt [-h] [--encoding ENCODING] [-o FILE] [--width N] [--name NAME] [--lang {py,php}] FILE
+
+options:
+  --encoding ENCODING   input encoding (defaults to utf-8)
+  -o FILE, --outfile FILE
+                        write output to FILE (defaults to stdout)
+  --width N             column width [default: 80]
+  --name NAME           the name (default is 'main')
+  -l {py,php}, --lang {py,php}
+                        output a snippet in this language
+`)
+	got := map[string]any{}
+	for _, f := range c.Flags {
+		got[f.Long] = f.Default
+	}
+	want := map[string]any{"encoding": "utf-8", "outfile": nil, "width": int64(80), "name": "main", "lang": nil}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parseHelp() flag defaults (-want +got):\n%s", diff)
+	}
+	if f := c.flag("lang", ""); f == nil || isOutput(f) {
+		t.Errorf("--lang {py,php} is taken for an output file: %+v", f)
+	}
+	if f := c.flag("outfile", ""); f == nil || !isOutput(f) {
+		t.Errorf("--outfile FILE is not taken for an output file: %+v", f)
 	}
 }

@@ -3,9 +3,10 @@ package static
 import (
 	"encoding/json"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 )
 
 // nodeTools reads the bin entries of package.json.
@@ -60,11 +61,13 @@ func nodeTools(r *repo) []*Tool {
 	return tools
 }
 
-var shebangRE = regexp.MustCompile(`^#!\s*(?:/usr/bin/env\s+(?:-S\s+)?)?\S*?\b(sh|bash|dash|zsh|ksh|ash)\b`)
+var helpMentionRE = lazyregexp.New(`(?i)usage|--help|-h\b`)
+
+var shebangRE = lazyregexp.New(`^#!\s*(?:/usr/bin/env\s+(?:-S\s+)?)?\S*?\b(sh|bash|dash|zsh|ksh|ash)\b`)
 
 // devScripts are script names that build, test or release a repository
 // rather than do its work.
-var devScripts = regexp.MustCompile(`(?i)^(test|tests|check|ci|lint|fmt|format|build|install|uninstall|setup|configure|bootstrap|release|deploy|publish|clean|dev|run[-_]tests?|coverage|bump|version|gen|generate|update|upgrade|docker.*|entrypoint|init|env|activate|autogen|make.*)([-_.].*)?$`)
+var devScripts = lazyregexp.New(`(?i)^(test|tests|check|ci|lint|fmt|format|build|install|uninstall|setup|configure|bootstrap|release|deploy|publish|clean|dev|run[-_]tests?|coverage|bump|version|gen|generate|update|upgrade|docker.*|entrypoint|init|env|activate|autogen|make.*|bench|benchmarks?)([-_.].*)?$`)
 
 // shellTools finds shell scripts that are entry points: executable (or
 // .sh) files with a shell shebang at the root or in bin/ or scripts/, other
@@ -81,21 +84,30 @@ func shellTools(r *repo) []*Tool {
 			continue
 		}
 		head, ok := r.read(f, 64<<10)
-		if !ok || !shebangRE.Match(head) {
+		if !ok {
 			continue
+		}
+		m := shebangRE.FindStringSubmatch(string(head))
+		if m == nil {
+			continue
+		}
+		// A bash script is read by bash: sh does not parse its arrays.
+		shell := m[1]
+		if shell == "dash" || shell == "ash" {
+			shell = "sh"
 		}
 		name := sanitizeProg(strings.TrimSuffix(base, ".sh"))
 		var prog, check []string
 		if r.exec[f] {
 			prog, check = []string{"./" + f}, []string{"./" + f, "--help"}
 		} else {
-			prog, check = []string{"sh", "{{repo}}/" + f}, []string{"sh", f, "--help"}
+			prog, check = []string{shell, "{{repo}}/" + f}, []string{shell, f, "--help"}
 		}
 		text := string(head)
 		t := &Tool{Name: name, Kind: "shell", Source: f, Prog: prog, Check: check, Root: &Command{}, Doc: leadingComment(text)}
-		if !regexp.MustCompile(`(?i)usage|--help|-h\b`).MatchString(text) {
+		if !helpMentionRE.MatchString(text) {
 			// No help to ask for: the check only proves the script parses.
-			t.Check = []string{"sh", "-n", f}
+			t.Check = []string{shell, "-n", f}
 		}
 		tools = append(tools, t)
 	}
@@ -128,8 +140,8 @@ func leadingComment(src string) string {
 }
 
 var (
-	makeTargetRE = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9_.-]*)\s*:([^=]|$)(.*)$`)
-	devTargets   = regexp.MustCompile(`^(all|build|test|tests|check|clean|distclean|install|uninstall|lint|fmt|format|vet|help|dev|deps|setup|release|dist|docs?|coverage|ci|bench|benchmark|docker.*|push|publish|tidy|generate|gen|run|serve|watch|default|FORCE|PHONY|.*-test|test-.*)$`)
+	makeTargetRE = lazyregexp.New(`^([A-Za-z0-9][A-Za-z0-9_.-]*)\s*:([^=]|$)(.*)$`)
+	devTargets   = lazyregexp.New(`^(all|build|test|tests|check|clean|distclean|install|uninstall|lint|fmt|format|vet|help|dev|deps|setup|release|dist|docs?|coverage|ci|bench|benchmark|docker.*|push|publish|tidy|generate|gen|run|serve|watch|default|FORCE|PHONY|.*-test|test-.*)$`)
 )
 
 // makeTools turns the targets of a Makefile into one flat tool whose
@@ -194,9 +206,11 @@ func readme(r *repo) (string, string) {
 }
 
 var (
-	listItemRE = regexp.MustCompile("^(?:\\*\\*|`|__)?([a-z][a-z0-9_-]*)[^*`_]*(?:\\*\\*|`|__)?\\s*[:—–-]\\s*(.+)$")
-	mdLinkRE   = regexp.MustCompile(`!?\[([^\]]*)\]\([^)]*\)`)
-	htmlTagRE  = regexp.MustCompile(`<[^>]+>`)
+	// "**top** FILE: ...", "`rate FILE [--by hour]` — ...", "top — ..."
+	markedItemRE = lazyregexp.New("^(\\*\\*|`|__)([a-z][a-z0-9_-]*)([^*`_]*)(\\*\\*|`|__)([^:—–-]*?)\\s*[:—–-]\\s*(.+)$")
+	plainItemRE  = lazyregexp.New(`^([a-z][a-z0-9_-]*)((?:\s+\S+)*?)(?:\s*:|\s+[—–-])\s+(.+)$`)
+	mdLinkRE     = lazyregexp.New(`!?\[([^\]]*)\]\([^)]*\)`)
+	htmlTagRE    = lazyregexp.New(`<[^>]+>`)
 )
 
 // readmeSummary returns the first prose paragraph of a README: not a
@@ -212,6 +226,14 @@ func readmeSummary(text string) string {
 		}
 		if inCode {
 			continue
+		}
+		// A quoted tagline ("> scc powers ...") is prose too; a GitHub
+		// alert's marker ("> [!NOTE]") is not.
+		if strings.HasPrefix(t, ">") {
+			t = strings.TrimLeft(t, "> ")
+			if strings.HasPrefix(t, "[!") {
+				continue
+			}
 		}
 		switch {
 		case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "=") || strings.HasPrefix(t, "---") || strings.HasPrefix(t, "|"):
@@ -232,50 +254,72 @@ func readmeSummary(text string) string {
 	return cleanMarkdown(strings.Join(para, " "))
 }
 
+// cleanMarkdown drops links' targets, HTML tags and emphasis from
+// Markdown prose; inside code spans ("`<th>`") text is kept as written.
 func cleanMarkdown(s string) string {
-	s = mdLinkRE.ReplaceAllString(s, "$1")
-	s = htmlTagRE.ReplaceAllString(s, "")
-	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
-	return strings.Join(strings.Fields(s), " ")
+	parts := strings.Split(s, "`")
+	for i := range parts {
+		if i%2 == 0 || i == len(parts)-1 {
+			parts[i] = mdLinkRE.ReplaceAllString(parts[i], "$1")
+			parts[i] = htmlTagRE.ReplaceAllString(parts[i], "")
+			parts[i] = strings.NewReplacer("**", "", "__", "").Replace(parts[i])
+		}
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, "")), " ")
+}
+
+// readmeNote is what a README says of one subcommand: Line, a one-line
+// label from a list item, a table row or a heading's subtitle ("* **top**:
+// the most frequent words", "### mass — molar mass"), and Section, the
+// first prose paragraph under the command's heading.
+type readmeNote struct {
+	Line    string
+	Section string
 }
 
 // readmeSections returns, for each subcommand name mentioned in a README
-// heading or list item ("### `mass`", "- `top FILE`: ..."), the prose that
-// follows it, so that a command's description can draw on the README.
-func readmeSections(text string, names []string) map[string]string {
-	out := map[string]string{}
+// heading, list item or table row, what the README says of it, so that a
+// command's description can draw on the README.
+func readmeSections(text string, names []string) map[string]readmeNote {
+	out := map[string]readmeNote{}
 	lines := strings.Split(text, "\n")
+	setLine := func(name, rest string) {
+		if !slices.Contains(names, name) || out[name].Line != "" {
+			return
+		}
+		if r := cleanMarkdown(strings.TrimLeft(rest, ":—–- ")); r != "" {
+			n := out[name]
+			n.Line = r
+			out[name] = n
+		}
+	}
 	// List items and table rows that name a command first:
 	// "* **top**: the most frequent words", "| `count FILE` | lines, words |".
-	for _, ln := range lines {
+	for i, ln := range lines {
 		t := strings.TrimSpace(ln)
-		var name, rest string
 		switch {
 		case strings.HasPrefix(t, "* ") || strings.HasPrefix(t, "- "):
-			m := listItemRE.FindStringSubmatch(t[2:])
-			if m == nil {
-				continue
+			// An item may wrap onto indented lines.
+			for _, next := range lines[i+1:] {
+				nt := strings.TrimSpace(next)
+				if nt == "" || indentOf(next) <= indentOf(ln) || strings.HasPrefix(nt, "* ") || strings.HasPrefix(nt, "- ") {
+					break
+				}
+				t += " " + nt
 			}
-			name, rest = m[1], m[2]
+			if name, args, rest, ok := listItem(t[2:]); ok && argsLike(args) {
+				setLine(name, rest)
+			}
 		case strings.HasPrefix(t, "|"):
 			cells := strings.Split(strings.Trim(t, "|"), "|")
 			if len(cells) < 2 {
 				continue
 			}
 			f := strings.Fields(strings.Trim(strings.TrimSpace(cells[0]), "`*"))
-			if len(f) == 0 {
+			if len(f) == 0 || !argsLike(strings.Join(f[1:], " ")) {
 				continue
 			}
-			name, rest = f[0], strings.Join(cells[1:], " ")
-		default:
-			continue
-		}
-		if slices.Contains(names, name) {
-			if _, dup := out[name]; !dup {
-				if r := cleanMarkdown(strings.TrimLeft(rest, ":—–- ")); r != "" {
-					out[name] = r
-				}
-			}
+			setLine(f[0], strings.Join(cells[1:], " "))
 		}
 	}
 	for i, ln := range lines {
@@ -283,36 +327,79 @@ func readmeSections(text string, names []string) map[string]string {
 		if !strings.HasPrefix(t, "#") {
 			continue
 		}
-		head := strings.ToLower(cleanMarkdown(strings.TrimLeft(t, "# ")))
+		title := cleanMarkdown(strings.TrimLeft(t, "# "))
+		head := strings.ToLower(title)
 		words := strings.FieldsFunc(head, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') })
 		for _, n := range names {
-			if len(words) > 0 && (words[0] == n || slices.Contains(words[:min(3, len(words))], n)) {
-				if _, dup := out[n]; dup {
+			if len(words) == 0 || !(words[0] == n || slices.Contains(words[:min(3, len(words))], n)) {
+				continue
+			}
+			// "### mass — molar mass", "## `scan`: find secrets": the
+			// subtitle is a label of the command.
+			if m := headingSubtitleRE.FindStringSubmatch(title); m != nil && strings.EqualFold(m[1], n) && argsLike(m[2]) {
+				setLine(n, m[3])
+			}
+			if out[n].Section != "" {
+				continue
+			}
+			var para []string
+			inCode := false
+			for _, l := range lines[i+1:] {
+				lt := strings.TrimSpace(l)
+				if strings.HasPrefix(lt, "```") {
+					inCode = !inCode
 					continue
 				}
-				var para []string
-				inCode := false
-				for _, l := range lines[i+1:] {
-					lt := strings.TrimSpace(l)
-					if strings.HasPrefix(lt, "```") {
-						inCode = !inCode
-						continue
-					}
-					if inCode {
-						continue
-					}
-					if strings.HasPrefix(lt, "#") || (lt == "" && len(para) > 0) {
-						break
-					}
-					if lt != "" && !strings.HasPrefix(lt, "|") && !strings.HasPrefix(lt, "    ") {
-						para = append(para, lt)
-					}
+				if inCode {
+					continue
 				}
-				if len(para) > 0 {
-					out[n] = cleanMarkdown(strings.Join(para, " "))
+				if strings.HasPrefix(lt, "#") || (lt == "" && len(para) > 0) {
+					break
 				}
+				if lt != "" && !strings.HasPrefix(lt, "|") && !strings.HasPrefix(lt, "    ") {
+					para = append(para, lt)
+				}
+			}
+			if len(para) > 0 {
+				note := out[n]
+				note.Section = cleanMarkdown(strings.Join(para, " "))
+				out[n] = note
 			}
 		}
 	}
 	return out
+}
+
+var optionalGroupRE = lazyregexp.New(`\[[^\]]*\]|<[^>]*>|\{[^}]*\}`)
+
+var headingSubtitleRE = lazyregexp.New(`^([A-Za-z][A-Za-z0-9_-]*)((?:\s+\S+)*?)(?:\s+[—–-]|\s*:)\s+(.+)$`)
+
+// listItem splits a list item that may name a command into the name, the
+// words after it in the same term and the text after the separator.
+func listItem(t string) (name, args, rest string, ok bool) {
+	if m := markedItemRE.FindStringSubmatch(t); m != nil {
+		if m[1] != m[4] {
+			return "", "", "", false
+		}
+		return m[2], m[3] + " " + m[5], m[6], true
+	}
+	if m := plainItemRE.FindStringSubmatch(t); m != nil {
+		return m[1], m[2], m[3], true
+	}
+	return "", "", "", false
+}
+
+// argsLike reports whether the words after a command's name, in a list
+// item's or heading's term, are its arguments ("FILE [-n N]", "<path>",
+// "...") rather than more words of a phrase ("mass composition").
+func argsLike(s string) bool {
+	s = optionalGroupRE.ReplaceAllString(s, " ")
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, "`*_")
+		if w == "" || strings.ContainsAny(w[:1], "-[<{(.|") || w == strings.ToUpper(w) {
+			continue
+		}
+		return false
+	}
+	return true
 }

@@ -312,9 +312,18 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 		out = append(out, c)
 	}
 	// Documented properties each say what they compute; the undocumented
-	// ones are reported together.
+	// ones are reported together. A property named after a constructor
+	// parameter gives back what the caller passed in: no capability.
+	given := map[string]bool{}
+	for _, p := range ctorParams {
+		given[p.Py] = true
+	}
+	echoes := 0
 	for _, p := range cl.Properties {
-		if strings.HasPrefix(p.Name, "_") {
+		if given[p.Name] {
+			echoes++
+		}
+		if strings.HasPrefix(p.Name, "_") || given[p.Name] {
 			continue
 		}
 		if p.Parsed.Summary == "" || len(ctorReq) == 0 {
@@ -335,8 +344,9 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 	}
 	// A class built from simple values whose worth is in what it holds
 	// (a record, a parsed document) is one capability: build and report it
-	// (its undocumented properties with it).
-	if len(ctorReq) > 0 && len(out) == 0 {
+	// (its undocumented properties with it) — unless all it reports is what
+	// it was given.
+	if len(ctorReq) > 0 && len(out) == 0 && (echoes == 0 || len(undocumentedProps) > 0) {
 		c := &capability{stem: words(cl.Name), call: base}
 		c.call.MemberKind = "describe"
 		c.props, c.required = mergeProps(ctorProps, nil), append([]any{}, ctorReq...)
@@ -586,7 +596,9 @@ func annotationSchema(ann, name string) (map[string]any, string, bool) {
 	if m := optionalRE.FindStringSubmatch(ann); m != nil {
 		return annotationSchema(m[1], name)
 	}
-	if strings.Contains(ann, "|") || strings.HasPrefix(ann, "Union[") {
+	// A union at the top level only: "list[str | None]" is a list, and
+	// reading it as a union of itself would never end.
+	if strings.HasPrefix(ann, "Union[") || len(splitTop(ann, "|")) > 1 {
 		inner := strings.TrimSuffix(strings.TrimPrefix(ann, "Union["), "]")
 		if !strings.HasPrefix(ann, "Union[") {
 			inner = ann
@@ -713,9 +725,9 @@ func splitTop(s, seps string) []string {
 	depth, start := 0, 0
 	for i, r := range s {
 		switch {
-		case r == '[' || r == '(':
+		case r == '[' || r == '(' || r == '{':
 			depth++
-		case r == ']' || r == ')':
+		case r == ']' || r == ')' || r == '}':
 			depth--
 		case depth == 0 && strings.ContainsRune(seps, r):
 			out = append(out, s[start:i])

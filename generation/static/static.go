@@ -130,7 +130,10 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	tools = append(tools, shellTools(r)...)
 	// A Python package without entry points is a library: its API becomes
 	// skills through a generated wrapper. So is a Go package without main.
-	if pyEnv != nil && !slices.ContainsFunc(tools, func(t *Tool) bool { return t.Kind == "python" && !t.Loose }) {
+	// Python files beside another language's program, in a repository that
+	// declares no Python project, are its maintenance scripts, not an API.
+	helper := sc != nil && sc.Name == "" && slices.ContainsFunc(tools, func(t *Tool) bool { return !strings.HasPrefix(t.Kind, "python") && !t.Loose })
+	if pyEnv != nil && !helper && !slices.ContainsFunc(tools, func(t *Tool) bool { return t.Kind == "python" && !t.Loose }) {
 		if t := pythonLibraryTool(sc, pyEnv, opts.Name); t != nil {
 			tools = slices.DeleteFunc(tools, func(t *Tool) bool { return t.Loose })
 			tools = append(tools, t)
@@ -197,7 +200,17 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 				continue
 			}
 		} else if !opts.NoProbe {
-			probe(ctx, abs, bdir, t, env, opts.ProbeTimeout, logw)
+			if err := probe(ctx, abs, bdir, t, env, opts.ProbeTimeout, logw); err != nil {
+				// Its check is that same --help: the bundle would never
+				// pass its own check.
+				note := fmt.Sprintf("%s (%s): left out: %v", t.Name, t.Source, err)
+				res.Notes = append(res.Notes, note)
+				logf("probe failed", "tool", t.Name, "err", err)
+				if firstErr == nil {
+					firstErr = errors.New(note)
+				}
+				continue
+			}
 		}
 		usable = append(usable, t)
 	}
@@ -372,13 +385,16 @@ const maxProbes = 40
 
 // probe runs the tool's --help and each subcommand's, in a scratch
 // directory, and merges what the help says into the tool's command tree.
-func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout time.Duration, logw io.Writer) {
+// It fails only when the tool's own --help does not exit in time (a
+// server, a program waiting for input): such a program is no command-line
+// tool, and its check would hang.
+func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout time.Duration, logw io.Writer) error {
 	if t.Kind == "make" || len(t.Check) == 0 || t.Check[len(t.Check)-1] != "--help" {
-		return
+		return nil
 	}
 	scratch, err := os.MkdirTemp("", "agentnet-probe-")
 	if err != nil {
-		return
+		return nil
 	}
 	defer os.RemoveAll(scratch)
 	prog := expandRepo(t.Prog, dir, bdir)
@@ -386,6 +402,7 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 		prog = expandRepo(t.Prog, dir, bdir)
 	}
 	n := 0
+	hung, failed := false, ""
 	help := func(path []string) *Command {
 		if n >= maxProbes {
 			return nil
@@ -399,14 +416,24 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 			out = string(res.Stderr)
 		}
 		fmt.Fprintf(logw, "%s\n", clip(out, 4000))
+		hung = res.TimedOut
+		if path == nil && res.ExitCode != 0 && !res.TimedOut && !looksLikeHelp(out) {
+			failed = firstLine(out)
+		}
 		if res.TimedOut || strings.TrimSpace(out) == "" || looksLikeError(out) {
 			return nil
 		}
 		return parseHelp(out)
 	}
 	h := help(nil)
+	if hung {
+		return fmt.Errorf("%s --help did not exit within %s", strings.Join(t.Check[:len(t.Check)-1], " "), timeout)
+	}
+	if failed != "" {
+		return fmt.Errorf("%s --help failed without a usage: %s", strings.Join(t.Check[:len(t.Check)-1], " "), failed)
+	}
 	if h == nil {
-		return
+		return nil
 	}
 	mergeCommand(t.Root, h, t.Kind == "python")
 	var walk func(c *Command, path []string, depth int)
@@ -421,9 +448,17 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 				continue
 			}
 			// A subcommand whose help is the parent's again did not take
-			// --help: keep what the parent said.
-			if sh.Usage == h.Usage && len(sh.Subs) == len(h.Subs) && len(h.Subs) > 0 {
-				continue
+			// --help: keep what the parent said. When the parent's help
+			// lists no subcommands at all, the word was never one (a value
+			// the source switches on, such as a shell name): the program
+			// took it for an argument.
+			if sh.Usage == h.Usage && len(sh.Subs) == len(h.Subs) {
+				if len(h.Subs) == 0 && sh.Usage != "" && depth == 0 {
+					s.Hidden = true
+				}
+				if len(h.Subs) > 0 || s.Hidden {
+					continue
+				}
 			}
 			sh.Name = s.Name
 			mergeCommand(s, sh, t.Kind == "python")
@@ -433,6 +468,21 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 		}
 	}
 	walk(t.Root, nil, 0)
+	return nil
+}
+
+// helpMarkRE finds what every help text has: a usage line, a section
+// header, or an option listed at the start of a line.
+var helpMarkRE = lazyregexp.New(`(?im)usage|^\s*(commands|options|flags|arguments)\b.*:\s*$|^\s*--?[A-Za-z]`)
+
+func looksLikeHelp(out string) bool { return helpMarkRE.MatchString(out) }
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return clip(s, 200)
 }
 
 func looksLikeError(out string) bool {

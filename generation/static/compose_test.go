@@ -1,0 +1,98 @@
+package static
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestReadmeSections(t *testing.T) {
+	t.Parallel()
+	readme := "# logtool\n\n" +
+		"* **errors**: error lines with their timestamps,\n" +
+		"  oldest first\n" +
+		"* **error rate**: the share of requests that failed\n" +
+		"- `rate FILE [--by hour]` — requests per minute\n\n" +
+		"| command | output |\n| --- | --- |\n| `tail FILE` | lines as they are written, `<pre>` kept |\n\n" +
+		"### rate — busiest minutes\n\n```console\n$ logtool rate access.log\n```\n\nBuckets are minutes unless --by says otherwise.\n\n" +
+		"## error handling\n\nExit status 2 on bad input.\n"
+	got := readmeSections(readme, []string{"errors", "error", "rate", "tail"})
+	want := map[string]readmeNote{
+		// a list item that wraps onto an indented line
+		"errors": {Line: "error lines with their timestamps, oldest first"},
+		// "error rate" is a phrase, not the command "error" with arguments;
+		// "error handling" is a heading about errors, not a label
+		"error": {Section: "Exit status 2 on bad input."},
+		// the list item wins over the heading's subtitle; the section is the
+		// prose after the example
+		"rate": {Line: "requests per minute", Section: "Buckets are minutes unless --by says otherwise."},
+		// a table row; code spans keep what looks like HTML
+		"tail": {Line: "lines as they are written, <pre> kept"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("readmeSections() mismatch (-want +got):\n%s", diff)
+	}
+
+	got = readmeSections("### `mass` — molar mass of formulas\n\nGrams per mole.\n", []string{"mass"})
+	if want := (readmeNote{Line: "molar mass of formulas", Section: "Grams per mole."}); got["mass"] != want {
+		t.Errorf("readmeSections(heading with subtitle)[mass] = %+v, want %+v", got["mass"], want)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	t.Parallel()
+	tool := &Tool{Name: "logtool", Summary: "Tools for server logs."}
+	for _, tc := range []struct {
+		name  string
+		tool  *Tool
+		path  []string
+		cmd   *Command
+		notes map[string]readmeNote
+		want  string
+	}{
+		{
+			name:  "summary, README label and first sentence of help",
+			path:  []string{"errors"},
+			cmd:   &Command{Summary: "error lines of a log", About: "Scan FILE for error and fatal entries and print them with their timestamps. Continuation lines are joined.\n\nMore detail."},
+			notes: map[string]readmeNote{"errors": {Line: "errors with severity, oldest first", Section: "Error lines are found by level."}},
+			want:  "Error lines of a log. Errors with severity, oldest first. Scan FILE for error and fatal entries and print them with their timestamps.",
+		},
+		{
+			name:  "a label that restates the summary is left out",
+			path:  []string{"rate"},
+			cmd:   &Command{Summary: "requests per minute (stable)", About: "Count the requests of each minute and print the busiest ones."},
+			notes: map[string]readmeNote{"rate": {Line: "the requests per minute"}},
+			want:  "Requests per minute (stable). Count the requests of each minute and print the busiest ones.",
+		},
+		{
+			name:  "without help text, the README section",
+			path:  []string{"tail"},
+			cmd:   &Command{},
+			notes: map[string]readmeNote{"tail": {Section: "Follow a growing log. It never exits."}},
+			want:  "Follow a growing log.",
+		},
+		{
+			name: "nothing said at all",
+			tool: &Tool{Name: "logtool"},
+			path: []string{"x"},
+			cmd:  &Command{},
+			want: "Run the x command of logtool.",
+		},
+		{
+			name: "the tool itself: its doc",
+			cmd:  &Command{},
+			want: "Tools for server logs.",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tl := tool
+			if tc.tool != nil {
+				tl = tc.tool
+			}
+			if got := describe(tl, tc.path, tc.cmd, tc.notes); got != tc.want {
+				t.Errorf("describe(%v) = %q, want %q", tc.path, got, tc.want)
+			}
+		})
+	}
+}
