@@ -10,8 +10,16 @@ import (
 	"github.com/agentnet/agentnet/bundle"
 )
 
-// PrepareTimeout bounds one setup or check command.
-const PrepareTimeout = 15 * time.Minute
+// PrepareTimeout bounds one setup command (builds, installs); CheckTimeout
+// one check command, which proves the environment and should be quick: a
+// check that never exits (a server's --help, say) fails the bundle after it.
+const (
+	PrepareTimeout = 15 * time.Minute
+	CheckTimeout   = 2 * time.Minute
+)
+
+// checkTimeout is CheckTimeout; tests shorten it.
+var checkTimeout = CheckTimeout
 
 // Prepare runs the bundle's setup commands (when setup is true) and then its
 // check commands in the repo directory, each in its own process group, and
@@ -48,7 +56,11 @@ func Prepare(ctx context.Context, b *bundle.Bundle, setup bool, env []string, lo
 		if log != nil {
 			fmt.Fprintf(log, "$ %s\n", strings.Join(argv, " "))
 		}
-		res, err := runProcess(ctx, runSpec{argv: argv, dir: repo, env: env, timeout: PrepareTimeout, maxOutput: 1 << 20}, func(func()) {})
+		limit := PrepareTimeout
+		if st.kind == "check" {
+			limit = checkTimeout
+		}
+		res, err := runProcess(ctx, runSpec{argv: argv, dir: repo, env: env, timeout: limit, maxOutput: 1 << 20}, func(func()) {})
 		if err != nil {
 			return fmt.Errorf("%s of bundle %s: %w", st.kind, b.Name, err)
 		}
@@ -60,7 +72,7 @@ func Prepare(ctx context.Context, b *bundle.Bundle, setup bool, env []string, lo
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case res.timedOut:
-			return fmt.Errorf("%s of bundle %s: %q timed out after %s", st.kind, b.Name, strings.Join(argv, " "), PrepareTimeout)
+			return fmt.Errorf("%s of bundle %s: %q timed out after %s", st.kind, b.Name, strings.Join(argv, " "), limit)
 		case res.exitCode != 0:
 			return fmt.Errorf("%s of bundle %s: %q exited with status %d%s", st.kind, b.Name, strings.Join(argv, " "), res.exitCode, tail(res.stderr))
 		}
