@@ -71,6 +71,9 @@ type Revision struct {
 }
 
 // Hit is one search result: a record and its relevance (higher is better).
+// The score is 0 for the hits of a search that is not ranked: in a registry
+// of more than 5,000 cards, a query made only of stop words ("the", "of a"),
+// each in more than 4,000 cards, lists its matches newest first.
 type Hit struct {
 	Score float64 `json:"score"`
 	Record
@@ -80,6 +83,8 @@ type Hit struct {
 type Query struct {
 	// Text, when set, ranks agents by full-text relevance over names,
 	// descriptions, skill names and descriptions, tags and examples.
+	// English stop words ("the", "of", "to") in it are ignored unless it
+	// has no other words.
 	Text string
 	// Tag keeps agents with a skill carrying this tag (case-insensitive).
 	Tag string

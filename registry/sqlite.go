@@ -374,12 +374,14 @@ func (s *SQLiteStore) Delete(ctx context.Context, id string) error {
 }
 
 // cursor is the position after the last row of a page. Pages by relevance
-// continue after (Score, Seq), pages by name after (Name, Seq).
+// continue after (Score, Seq), unranked search pages (newest first) before
+// Seq, pages by name after (Name, Seq).
 type cursor struct {
-	Ranked bool    `json:"r,omitempty"`
-	Score  float64 `json:"s,omitempty"`
-	Name   string  `json:"n,omitempty"`
-	Seq    int64   `json:"q"`
+	Ranked   bool    `json:"r,omitempty"`
+	Unranked bool    `json:"u,omitempty"`
+	Score    float64 `json:"s,omitempty"`
+	Name     string  `json:"n,omitempty"`
+	Seq      int64   `json:"q"`
 }
 
 func (c cursor) encode() string {
@@ -403,22 +405,22 @@ func decodeCursor(s string) (cursor, error) {
 // text is FTS5 syntax (operators, column filters, quotes), and the MATCH
 // expression is a bound parameter, so nothing reaches SQL unbound.
 
-// queryWords returns the distinct lowercased words of a search text, without
-// common English words unless the text has nothing else: "words of a text"
-// must not match every card that says "of a".
-func queryWords(text string) []string {
+// queryWords returns the distinct lowercased words of a search text without
+// its stop words, and whether the text has nothing else (then words are
+// those stop words): "words of a text" must not match every card that says
+// "of a".
+func queryWords(text string) (words []string, onlyStop bool) {
 	all := searchWords(strings.ToLower(text))
-	var kept []string
 	for _, w := range all {
 		if !stopWords[w] {
-			kept = append(kept, w)
+			words = append(words, w)
 		}
 	}
-	if len(kept) == 0 {
-		kept = all
+	if len(words) == 0 {
+		words, onlyStop = all, true
 	}
-	slices.Sort(kept)
-	return slices.Compact(kept)
+	slices.Sort(words)
+	return slices.Compact(words), onlyStop
 }
 
 // matchAny is the FTS5 expression matching any of words.
@@ -430,11 +432,13 @@ func matchAny(words []string) string {
 	return strings.Join(ph, " OR ")
 }
 
+// stopWords are Lucene's English stop words (EnglishAnalyzer's default
+// set): function words that say nothing about what an agent does.
 var stopWords = map[string]bool{}
 
 func init() {
-	for _, w := range strings.Fields(`a an and are as at be by for from has have in into is it its of on or
-		that the their this to was were which will with`) {
+	for _, w := range strings.Fields(`a an and are as at be but by for if in into is it no not of on or
+		such that the their then there these they this to was will with`) {
 		stopWords[w] = true
 	}
 }
@@ -445,14 +449,17 @@ func searchWords(text string) []string {
 }
 
 // Common words. FTS5's bm25 costs a few microseconds for every matching
-// card, so a query of words found in tens of thousands of cards would rank
-// them all. In a registry of more than exactRankMax cards, a query's words
-// are therefore matched rarest first, while the cards they match stay within
+// card, so a query of words found in thousands of cards would rank them
+// all. In a registry of more than exactRankMax cards, a query's words are
+// therefore matched rarest first, while the cards they match stay within
 // rankBudget; the more common words left are dropped (a word in most cards
 // says little about which one is wanted: bm25 gives a word in more than half
 // of them no weight at all). When even the rarest word matches more than
 // rankBudget cards, its rankBudget most recently registered matches are
-// ranked. Smaller registries always rank every match.
+// ranked; but a query made only of stop words is not ranked at all: its
+// matches are listed newest first, each with score 0. Ranking them would
+// order cards by how often they say "the", which is no relevance. Smaller
+// registries always rank every match.
 const (
 	exactRankMax    = 5000
 	rankBudget      = 4000
@@ -469,19 +476,30 @@ type docFreqs struct {
 	df    map[string]int
 }
 
-// plan returns the MATCH expression for words and how many of the most
-// recently registered matches to rank (0: all).
-func (s *SQLiteStore) plan(ctx context.Context, words []string) (string, int, error) {
+// searchPlan is how Find answers one search.
+type searchPlan struct {
+	expr string // the FTS5 MATCH expression
+	// candidates is how many of the most recently registered matches are
+	// ranked; 0 ranks all.
+	candidates int
+	// unranked lists the matches newest first with score 0. Such a plan
+	// still sets candidates, for a page that continues a ranked one.
+	unranked bool
+}
+
+// plan returns how to search for words, which are only stop words when
+// onlyStop is set.
+func (s *SQLiteStore) plan(ctx context.Context, words []string, onlyStop bool) (searchPlan, error) {
 	s.dfs.mu.Lock()
 	defer s.dfs.mu.Unlock()
 	if time.Since(s.dfs.at) > docFreqTTL || len(s.dfs.df) > docFreqCacheMax {
 		if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM agents").Scan(&s.dfs.cards); err != nil {
-			return "", 0, err
+			return searchPlan{}, err
 		}
 		s.dfs.at, s.dfs.df = time.Now(), map[string]int{}
 	}
 	if s.dfs.cards <= s.exactMax {
-		return matchAny(words), 0, nil
+		return searchPlan{expr: matchAny(words)}, nil
 	}
 	type wdf struct {
 		w  string
@@ -493,7 +511,7 @@ func (s *SQLiteStore) plan(ctx context.Context, words []string) (string, int, er
 		if !ok {
 			err := s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM agents_fts WHERE agents_fts MATCH ?", matchAny([]string{w})).Scan(&df)
 			if err != nil {
-				return "", 0, err
+				return searchPlan{}, err
 			}
 			s.dfs.df[w] = df
 		}
@@ -501,7 +519,10 @@ func (s *SQLiteStore) plan(ctx context.Context, words []string) (string, int, er
 	}
 	slices.SortFunc(ws, func(a, b wdf) int { return a.df - b.df })
 	if ws[0].df > s.budget {
-		return matchAny([]string{ws[0].w}), s.budget, nil
+		if onlyStop {
+			return searchPlan{expr: matchAny(words), candidates: s.budget, unranked: true}, nil
+		}
+		return searchPlan{expr: matchAny([]string{ws[0].w}), candidates: s.budget}, nil
 	}
 	kept, total := []string{}, 0
 	for _, x := range ws {
@@ -510,7 +531,7 @@ func (s *SQLiteStore) plan(ctx context.Context, words []string) (string, int, er
 		}
 		kept, total = append(kept, x.w), total+x.df
 	}
-	return matchAny(kept), 0, nil
+	return searchPlan{expr: matchAny(kept)}, nil
 }
 
 // Find implements Store. It picks one page of row numbers first, then reads
@@ -532,24 +553,37 @@ func (s *SQLiteStore) Find(ctx context.Context, q Query) (Page, error) {
 		}
 	}
 	var (
-		sb   strings.Builder
-		args []any
+		sb       strings.Builder
+		args     []any
+		unranked bool
 	)
 	if ranked {
-		words := queryWords(q.Text)
+		words, onlyStop := queryWords(q.Text)
 		if len(words) == 0 {
 			return Page{}, invalid("query", "search text has no letters or digits")
 		}
-		expr, candidates, err := s.plan(ctx, words)
+		p, err := s.plan(ctx, words, onlyStop)
 		if err != nil {
 			return Page{}, fmt.Errorf("find agents: plan %q: %w", q.Text, err)
 		}
-		sb.WriteString(`SELECT f.rid, f.score FROM (SELECT rowid AS rid, bm25(agents_fts, ` + bm25Weights + `) AS score
-			FROM agents_fts WHERE agents_fts MATCH ?`)
-		args = append(args, expr)
-		if candidates > 0 {
-			sb.WriteString(" ORDER BY rowid DESC LIMIT ?")
-			args = append(args, candidates)
+		// A page continues in the order of the page before it, should the
+		// plan have changed in between (the registry grew, say).
+		unranked = p.unranked
+		if q.Cursor != "" {
+			unranked = c.Unranked
+		}
+		switch {
+		case unranked:
+			sb.WriteString(`SELECT f.rid, 0.0 FROM (SELECT rowid AS rid FROM agents_fts WHERE agents_fts MATCH ?`)
+			args = append(args, p.expr)
+		case p.candidates > 0:
+			sb.WriteString(`SELECT f.rid, f.score FROM (SELECT rowid AS rid, bm25(agents_fts, ` + bm25Weights + `) AS score
+				FROM agents_fts WHERE agents_fts MATCH ? ORDER BY rowid DESC LIMIT ?`)
+			args = append(args, p.expr, p.candidates)
+		default:
+			sb.WriteString(`SELECT f.rid, f.score FROM (SELECT rowid AS rid, bm25(agents_fts, ` + bm25Weights + `) AS score
+				FROM agents_fts WHERE agents_fts MATCH ?`)
+			args = append(args, p.expr)
 		}
 		// Filters test row numbers against small sets, so ranking never
 		// reads the agents table: status by exclusion (down agents are
@@ -562,7 +596,14 @@ func (s *SQLiteStore) Find(ctx context.Context, q Query) (Page, error) {
 			}
 		}
 		if q.Tag != "" {
-			sb.WriteString(" AND f.rid IN (SELECT agent_seq FROM agent_tags WHERE tag = ?)")
+			// Unranked, every word is in thousands of cards, so reading
+			// their matches newest first fills a page soonest; the unary +
+			// keeps SQLite from looking up each tagged card instead.
+			if unranked {
+				sb.WriteString(" AND +f.rid IN (SELECT agent_seq FROM agent_tags WHERE tag = ?)")
+			} else {
+				sb.WriteString(" AND f.rid IN (SELECT agent_seq FROM agent_tags WHERE tag = ?)")
+			}
 			args = append(args, strings.ToLower(strings.TrimSpace(q.Tag)))
 		}
 	} else {
@@ -579,6 +620,9 @@ func (s *SQLiteStore) Find(ctx context.Context, q Query) (Page, error) {
 		}
 	}
 	switch {
+	case q.Cursor != "" && unranked:
+		sb.WriteString(" AND f.rid < ?")
+		args = append(args, c.Seq)
 	case q.Cursor != "" && ranked:
 		sb.WriteString(" AND (f.score > ? OR (f.score = ? AND f.rid > ?))")
 		args = append(args, c.Score, c.Score, c.Seq)
@@ -586,9 +630,12 @@ func (s *SQLiteStore) Find(ctx context.Context, q Query) (Page, error) {
 		sb.WriteString(" AND (a.name > ? OR (a.name = ? AND a.seq > ?))")
 		args = append(args, c.Name, c.Name, c.Seq)
 	}
-	if ranked {
+	switch {
+	case unranked:
+		sb.WriteString(" ORDER BY f.rid DESC")
+	case ranked:
 		sb.WriteString(" ORDER BY f.score, f.rid")
-	} else {
+	default:
 		sb.WriteString(" ORDER BY a.name, a.seq")
 	}
 	sb.WriteString(" LIMIT ?")
@@ -656,8 +703,12 @@ func (s *SQLiteStore) Find(ctx context.Context, q Query) (Page, error) {
 			continue
 		}
 		// bm25 is lower for better matches; the API's scores are higher.
-		page.Hits = append(page.Hits, Hit{Score: -p.score, Record: rec})
-		last = cursor{Ranked: ranked, Score: p.score, Name: rec.Name, Seq: p.seq}
+		h := Hit{Score: -p.score, Record: rec}
+		if unranked {
+			h.Score = 0 // not -0
+		}
+		page.Hits = append(page.Hits, h)
+		last = cursor{Ranked: ranked, Unranked: unranked, Score: p.score, Name: rec.Name, Seq: p.seq}
 	}
 	if more {
 		page.NextCursor = last.encode()

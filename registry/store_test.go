@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -450,11 +451,12 @@ func TestSQLiteRankBudget(t *testing.T) {
 	}
 	defer s.Close()
 	s.exactMax, s.budget = 10, 15
-	// "rare" is in 3 cards, "mid" in 10, "common" in all 30.
+	// "rare" is in 3 cards, "mid" and "of" in 10, "common" and "the" in
+	// all 30.
 	for i := range 30 {
-		words := "common"
+		words := "the common"
 		if i < 10 {
-			words += " mid"
+			words += " mid of"
 		}
 		if i%10 == 0 {
 			words += " rare"
@@ -464,27 +466,32 @@ func TestSQLiteRankBudget(t *testing.T) {
 		}
 	}
 	tests := []struct {
-		text       string
-		expr       string
-		candidates int
-		hits       int
+		text string
+		want searchPlan
+		hits int
 	}{
-		{"rare mid common", `"rare" OR "mid"`, 0, 12}, // 3 + 10 within the budget; common left out
-		{"mid common", `"mid"`, 0, 10},
-		{"common", `"common"`, 15, 15}, // the 15 most recent of 30
-		{"common of the", `"common"`, 15, 15},
-		{"absent common", `"absent"`, 0, 0},
+		{"rare mid common", searchPlan{expr: `"rare" OR "mid"`}, 12}, // 3 + 10 within the budget; common left out
+		{"mid common", searchPlan{expr: `"mid"`}, 10},
+		{"common", searchPlan{expr: `"common"`, candidates: 15}, 15}, // the 15 most recent of 30
+		{"common of the", searchPlan{expr: `"common"`, candidates: 15}, 15},
+		{"absent common", searchPlan{expr: `"absent"`}, 0},
+		// Only stop words: ranked while they fit the budget, listed
+		// newest first, every match, when even the rarest does not.
+		{"of", searchPlan{expr: `"of"`}, 10},
+		{"the of", searchPlan{expr: `"of"`}, 10},
+		{"the", searchPlan{expr: `"the"`, candidates: 15, unranked: true}, 30},
 	}
 	for _, tt := range tests {
-		expr, cand, err := s.plan(ctx, queryWords(tt.text))
-		if err != nil || expr != tt.expr || cand != tt.candidates {
-			t.Errorf("plan(%q) = %q, %d, %v; want %q, %d", tt.text, expr, cand, err, tt.expr, tt.candidates)
+		words, onlyStop := queryWords(tt.text)
+		got, err := s.plan(ctx, words, onlyStop)
+		if err != nil || got != tt.want {
+			t.Errorf("plan(%q) = %+v, %v; want %+v", tt.text, got, err, tt.want)
 		}
 		names := pageAll(t, s, Query{Text: tt.text, Limit: 7})
 		if len(names) != tt.hits {
 			t.Errorf("Find(%q) = %d hits, want %d", tt.text, len(names), tt.hits)
 		}
-		if tt.candidates > 0 {
+		if tt.want.candidates > 0 && !tt.want.unranked {
 			for _, n := range names {
 				if n < "c15" {
 					t.Errorf("Find(%q) ranked %s, which is not among the 15 most recent", tt.text, n)
@@ -495,7 +502,153 @@ func TestSQLiteRankBudget(t *testing.T) {
 	// A registry within exactMax ranks every match of every word.
 	s.exactMax = 100
 	s.dfs.at = time.Time{}
-	if expr, cand, _ := s.plan(ctx, queryWords("rare mid common")); expr != `"common" OR "mid" OR "rare"` || cand != 0 {
-		t.Errorf("plan() in a small registry = %q, %d; want every word, all matches", expr, cand)
+	for _, text := range []string{"rare mid common", "the"} {
+		words, onlyStop := queryWords(text)
+		if p, _ := s.plan(ctx, words, onlyStop); p != (searchPlan{expr: matchAny(words)}) {
+			t.Errorf("plan(%q) in a small registry = %+v; want every word, all matches", text, p)
+		}
+	}
+}
+
+func TestQueryWords(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		text     string
+		words    []string
+		onlyStop bool
+	}{
+		{"the weather in Paris", []string{"paris", "weather"}, false},
+		{"convert PDF to text", []string{"convert", "pdf", "text"}, false},
+		{"molar mass", []string{"mass", "molar"}, false},
+		{"words of a text, and text of words", []string{"text", "words"}, false},
+		{"To be or not to be", []string{"be", "not", "or", "to"}, true},
+		{"The", []string{"the"}, true},
+	}
+	for _, tt := range tests {
+		words, onlyStop := queryWords(tt.text)
+		if !slices.Equal(words, tt.words) || onlyStop != tt.onlyStop {
+			t.Errorf("queryWords(%q) = %q, %v; want %q, %v", tt.text, words, onlyStop, tt.words, tt.onlyStop)
+		}
+	}
+}
+
+// TestSQLiteStopWords checks searches with stop words in a small registry,
+// ranked exactly, and in a large one (shrunk thresholds), where a query of
+// only stop words too common to rank lists its matches newest first.
+func TestSQLiteStopWords(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	s, err := OpenSQLite(ctx, ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	docs := []Entry{
+		entry("chemcalc", "The molar mass of a chemical formula.", "molar-mass Molar mass of the formula", t0, "chemistry"),
+		entry("weather", "The weather in a city, and the forecast for it.", "forecast Weather forecast", t0, "weather"),
+		entry("pdftext", "Convert a PDF to text.", "pdf-to-text Convert PDF to plain text", t0, "pdf", "text"),
+		entry("wordfreq", "The most common words of a text.", "top-words Top words of the text", t0, "text"),
+		entry("massspec", "Mass spectra: the peaks of a molecule.", "peaks Find the peaks", t0, "chemistry"),
+		entry("formulas", "Formulas in a spreadsheet.", "formula Evaluate a formula", t0, "spreadsheet"),
+	}
+	for i := range 14 {
+		docs = append(docs, entry(fmt.Sprintf("filler-%02d", i), fmt.Sprintf("Filler card %d of the registry.", i), "", t0, "filler"))
+	}
+	for _, e := range docs {
+		if _, _, err := s.Put(ctx, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.SetHealth(ctx, Target{ID: AgentID("http://127.0.0.1:1/filler-13"), CardHash: docs[19].CardHash},
+		Probe{At: t0, Status: StatusDown, Error: "refused"}); err != nil {
+		t.Fatal(err)
+	}
+	hits := func(q Query) []Hit {
+		t.Helper()
+		p, err := s.Find(ctx, q)
+		if err != nil {
+			t.Fatalf("Find(%+v) = %v", q, err)
+		}
+		return p.Hits
+	}
+	type hit struct {
+		Name  string
+		Score float64
+	}
+	summary := func(hs []Hit) []hit {
+		out := []hit{}
+		for _, h := range hs {
+			out = append(out, hit{h.Name, h.Score})
+		}
+		return out
+	}
+	up := []Status{StatusUp, StatusChanged}
+	for _, size := range []string{"small", "large"} {
+		if size == "large" {
+			s.exactMax, s.budget = 10, 12
+			s.dfs.at = time.Time{}
+		}
+		// Stop words mixed with other words change nothing: the ranking
+		// and the scores are those of the other words alone.
+		for _, tt := range []struct{ with, without string }{
+			{"the molar mass of a formula", "molar mass formula"},
+			{"convert a PDF to text", "convert pdf text"},
+			{"the weather in it", "weather"},
+		} {
+			for _, tag := range []string{"", "chemistry"} {
+				with := hits(Query{Text: tt.with, Tag: tag, Limit: MaxLimit, Statuses: up})
+				without := hits(Query{Text: tt.without, Tag: tag, Limit: MaxLimit, Statuses: up})
+				if diff := cmp.Diff(summary(without), summary(with)); diff != "" {
+					t.Errorf("%s registry: Find(%q, tag %q) differs from Find(%q) (-without +with):\n%s", size, tt.with, tag, tt.without, diff)
+				}
+				if tag == "" && len(with) == 0 {
+					t.Errorf("%s registry: Find(%q) = no hits", size, tt.with)
+				}
+			}
+		}
+		// Only stop words: "the" is in 18 cards, 17 of them up. A small
+		// registry ranks them by bm25; a large one lists them newest
+		// first, each with score 0, and pages through every match.
+		all := hits(Query{Text: "the", Limit: MaxLimit, Statuses: up})
+		if len(all) != 17 {
+			t.Fatalf("%s registry: Find(\"the\") = %d hits, want 17", size, len(all))
+		}
+		var names []string
+		for i, h := range all {
+			names = append(names, h.Name)
+			switch {
+			case size == "small" && (h.Score <= 0 || i > 0 && h.Score > all[i-1].Score):
+				t.Errorf("small registry: Find(\"the\") hit %d %s score %v, want > 0 and descending", i, h.Name, h.Score)
+			case size == "large" && (h.Score != 0 || math.Signbit(h.Score)):
+				t.Errorf("large registry: Find(\"the\") hit %s score %v, want 0", h.Name, h.Score)
+			}
+		}
+		if newest := []string{"filler-12", "filler-11", "filler-10"}; size == "large" && !slices.Equal(names[:3], newest) {
+			t.Errorf("large registry: Find(\"the\") starts %v, want %v", names[:3], newest)
+		}
+		if paged := pageAll(t, s, Query{Text: "the", Limit: 4, Statuses: up}); !slices.Equal(paged, names) {
+			t.Errorf("%s registry: Find(\"the\") paged by 4 = %v,\nwant %v", size, paged, names)
+		}
+		got := pageAll(t, s, Query{Text: "the", Tag: "chemistry", Limit: 1, Statuses: up})
+		if slices.Sort(got); !slices.Equal(got, []string{"chemcalc", "massspec"}) {
+			t.Errorf("%s registry: Find(\"the\", tag chemistry) = %v, want chemcalc and massspec", size, got)
+		}
+		if got := pageAll(t, s, Query{Text: "the", Statuses: []Status{StatusDown}}); !slices.Equal(got, []string{"filler-13"}) {
+			t.Errorf("%s registry: Find(\"the\", down) = %v, want filler-13", size, got)
+		}
+	}
+	// A page continues in the order of the page before it, should the plan
+	// change in between: here the registry turns "small" again.
+	first, err := s.Find(ctx, Query{Text: "the", Limit: 5, Statuses: up})
+	if err != nil || first.NextCursor == "" {
+		t.Fatalf("Find(\"the\") = %v, %v", first.NextCursor, err)
+	}
+	s.exactMax = 100
+	s.dfs.at = time.Time{}
+	rest := pageAll(t, s, Query{Text: "the", Limit: 5, Statuses: up, Cursor: first.NextCursor})
+	want := []string{"filler-07", "filler-06", "filler-05", "filler-04", "filler-03", "filler-02", "filler-01",
+		"filler-00", "massspec", "wordfreq", "weather", "chemcalc"}
+	if !slices.Equal(rest, want) {
+		t.Errorf("after the plan changed, pages 2.. = %v; want %v", rest, want)
 	}
 }
