@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
@@ -117,16 +120,72 @@ func countIn(text string, p bundle.Param) (int, bool) {
 
 var columnNameRE = lazyregexp.New(`(?i)col|field|header|key|attr`)
 
-// pick returns the value for string parameter p that the instruction text
-// states: an attached table's column it names (for a column-like
-// parameter), else its one quoted phrase; "" when it states none.
-func pick(p bundle.Param, text, work string, files []string) string {
+// pick returns the value for string parameter p of skill sk that the
+// instruction text states: an attached table's column it names (for a
+// column-like parameter), else its one quoted phrase, else its one token
+// of the kind p holds (one of p's choices, a match of p's pattern, a
+// version, a URL: see kindTokens); "" when it states none.
+func pick(sk *bundle.Skill, p bundle.Param, text, work string, files []string) string {
 	if columnNameRE.MatchString(p.Name + " " + p.Description) {
 		if h := headerMention(text, work, files); h != "" {
 			return h
 		}
 	}
-	return quoted(text)
+	if q := quoted(text); q != "" {
+		return q
+	}
+	if vs := kindTokens(sk, p, text); len(vs) == 1 {
+		return vs[0]
+	}
+	return ""
+}
+
+// pickAll returns the values the instruction states for several string
+// parameters (see pick). Parameters of one kind (version1, version2) take
+// that kind's tokens in the order the text gives them and the command
+// line takes the parameters, when there is one token for each; one quoted
+// phrase would not tell them apart.
+func pickAll(sk *bundle.Skill, ps []bundle.Param, text, work string, files []string) map[string]string {
+	out := map[string]string{}
+	groups := map[string][]bundle.Param{}
+	for _, p := range ps {
+		if re := kindOf(sk, p); re != nil && choicesOf(sk, p) == nil {
+			groups[re.String()] = append(groups[re.String()], p)
+		}
+	}
+	for _, p := range ps {
+		if re := kindOf(sk, p); re != nil && choicesOf(sk, p) == nil && len(groups[re.String()]) > 1 {
+			continue
+		}
+		if v := pick(sk, p, text, work, files); v != "" {
+			out[p.Name] = v
+		}
+	}
+	for _, same := range groups {
+		if len(same) < 2 {
+			continue
+		}
+		vs := kindTokens(sk, same[0], text)
+		if len(vs) != len(same) {
+			continue
+		}
+		slices.SortStableFunc(same, func(a, b bundle.Param) int { return runIndex(sk, a.Name) - runIndex(sk, b.Name) })
+		for i, p := range same {
+			out[p.Name] = vs[i]
+		}
+	}
+	return out
+}
+
+// runIndex is where the skill's command line first uses parameter name;
+// after every element when it does not.
+func runIndex(sk *bundle.Skill, name string) int {
+	for i, a := range sk.Run {
+		if slices.Contains(bundle.Placeholders(a), name) {
+			return i
+		}
+	}
+	return len(sk.Run)
 }
 
 // positional reports whether the skill's command line passes parameter
@@ -149,4 +208,576 @@ func positional(sk *bundle.Skill, name string) bool {
 		return !strings.HasPrefix(prev, "-") || strings.Contains(prev, "=")
 	}
 	return false
+}
+
+// A token is one word of a text as the rules below read it: split at
+// white space (and at the runes of seps), stripped of the punctuation
+// around it.
+type token struct {
+	s   string // as written
+	low string // lower-cased
+}
+
+func tokens(text, seps string) []token {
+	var out []token
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(seps, r) }) {
+		s := strings.TrimLeft(f, "\"'“”‘’`([{<")
+		s = strings.TrimRight(s, "\"'“”‘’`)]}>,;:!?.")
+		if s != "" {
+			out = append(out, token{s: s, low: strings.ToLower(s)})
+		}
+	}
+	return out
+}
+
+// nameWords splits a parameter name into its lower-case words, leaving
+// out numbers: "ignore_file", "ignoreFile" and "--ignore-file" all give
+// ignore, file; "version2" gives version.
+func nameWords(name string) []string {
+	var words []string
+	var cur []rune
+	prev := rune(0)
+	flush := func() {
+		// A word of digits ("version1", "arg2") tells nothing.
+		if len(cur) > 0 && !unicode.IsDigit(cur[0]) {
+			words = append(words, strings.ToLower(string(cur)))
+		}
+		cur = cur[:0]
+	}
+	for _, r := range name {
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush()
+		case unicode.IsUpper(r) && unicode.IsLower(prev), unicode.IsDigit(r) != unicode.IsDigit(prev) && prev != 0:
+			flush()
+			cur = append(cur, r)
+		default:
+			cur = append(cur, r)
+		}
+		prev = r
+	}
+	flush()
+	return words
+}
+
+// says reports whether token t is word w, or a form of it ("ignoring",
+// "configuration" for ignore, config); words shorter than three letters
+// must match whole.
+func says(t token, w string) bool {
+	if len(w) < 3 {
+		return t.low == w
+	}
+	stem := w
+	if len(stem) > 4 {
+		stem = strings.TrimSuffix(stem, "s")
+		stem = strings.TrimSuffix(stem, "e")
+	}
+	return strings.HasPrefix(t.low, stem)
+}
+
+// fileWords are name words that say only that a parameter takes a file.
+var fileWords = map[string]bool{
+	"file": true, "files": true, "filename": true, "filenames": true, "path": true, "paths": true,
+	"dir": true, "dirs": true, "directory": true, "directories": true, "folder": true, "folders": true,
+	"input": true, "inputs": true, "in": true, "src": true, "source": true, "sources": true,
+}
+
+// sideWords mark a file parameter that tunes a run rather than naming what
+// it works on: an ignore list, a configuration, a log, a cache.
+var sideWords = map[string]bool{
+	"ignore": true, "ignores": true, "exclude": true, "excludes": true, "skip": true,
+	"config": true, "configuration": true, "conf": true, "cfg": true, "settings": true, "rc": true,
+	"log": true, "logs": true, "logfile": true, "cache": true, "tmp": true, "temp": true,
+}
+
+// outWords mark a parameter for a file the tool writes.
+var outWords = map[string]bool{
+	"output": true, "outputs": true, "out": true, "outfile": true, "outdir": true, "outpath": true,
+	"dest": true, "destination": true,
+}
+
+var (
+	writesRE = lazyregexp.New(`(?i)\b(write|writes|save|saves|store|stores)( the)? (output|outputs|result|results|report|it|them|to)\b|\b(is|are|will be|gets|get) (written|saved|created)\b|\b(output|destination|target) (file|filename|path|dir|directory|folder)\b|\bwhere to (write|save|put)\b`)
+	inputRE  = lazyregexp.New(`(?i)\b(input|file|files|path|paths|director(y|ies)|folder)\b`)
+)
+
+// fileSlot is a parameter that may take attached files.
+type fileSlot struct {
+	p     bundle.Param
+	side  bool // an ignore list, configuration, log, cache
+	score int  // higher is more likely the skill's input
+}
+
+// bindFiles gives the attached files (free, names in work) to the
+// unbound parameters that take files, as a person reading the skill
+// would: first to the skill's input (a required or positional parameter,
+// a list when several files came, one whose name or description says
+// input, file, path or directory), never to a file the tool writes, and
+// to a side file (an ignore list, a configuration, a log, a cache) only
+// when a file's name or the text says so or nothing else takes files.
+// String parameters without format path take files only when their name
+// says they are paths and no path parameter fits.
+func bindFiles(sk *bundle.Skill, params []bundle.Param, args map[string]any, free []string, text, work string) {
+	if len(free) == 0 {
+		return
+	}
+	toks := tokens(text, "")
+	var main, side, loose []fileSlot
+	for _, p := range params {
+		if _, ok := args[p.Name]; ok || writes(p) {
+			continue
+		}
+		words := nameWords(p.Name)
+		s := fileSlot{p: p, side: hasAny(words, sideWords)}
+		if p.Required {
+			s.score += 8
+		}
+		if positional(sk, p.Name) {
+			s.score += 4
+		}
+		if p.Type == "array" && len(free) > 1 {
+			s.score += 2
+		}
+		if hasAny(words, fileWords) || inputRE.MatchString(p.Description) {
+			s.score++
+		}
+		switch {
+		case p.IsPath() && s.side:
+			side = append(side, s)
+		case p.IsPath():
+			main = append(main, s)
+		case !s.side && hasAny(words, fileWords) && (p.Type == "string" || p.Type == "array") && s.score >= 4:
+			loose = append(loose, s)
+		}
+	}
+	if len(main) == 0 {
+		main = loose
+	}
+	give := func(s fileSlot, files []string) {
+		if s.p.Type != "array" {
+			files = files[:1]
+			args[s.p.Name] = filepath.Join(work, files[0])
+		} else {
+			var list []any
+			for _, f := range files {
+				list = append(list, filepath.Join(work, f))
+			}
+			args[s.p.Name] = list
+		}
+		for _, f := range files {
+			free = slices.DeleteFunc(free, func(x string) bool { return x == f })
+		}
+	}
+	// A side file goes where its name says (".sccignore" to ignore_file,
+	// "lint-config.yaml" to config), or where the text puts it: a file the
+	// text names next to the parameter's words; but never the last file an
+	// input could take (a linter's one attached "config.yaml" is what it
+	// lints).
+	var rest []fileSlot
+	for _, s := range side {
+		words := distinctive(s.p.Name)
+		var claim []string
+		for _, f := range free {
+			if fileNamed(f, words) || mentionedNear(toks, f, words) {
+				claim = append(claim, f)
+			}
+		}
+		if s.p.Type != "array" && len(claim) > 1 {
+			claim = claim[:1]
+		}
+		switch {
+		case len(claim) > 0 && (len(main) == 0 || len(claim) < len(free)):
+			give(s, claim)
+		case len(main) == 0 || namesAll(toks, words):
+			s.score -= 16 // after every input
+			rest = append(rest, s)
+		}
+	}
+	main = append(main, rest...)
+	slices.SortStableFunc(main, func(a, b fileSlot) int { return b.score - a.score })
+	for _, s := range main {
+		if len(free) == 0 {
+			return
+		}
+		if s.p.Type == "array" {
+			give(s, slices.Clone(free))
+		} else {
+			give(s, []string{free[0]})
+		}
+	}
+}
+
+// writes reports whether p names a file the skill writes.
+func writes(p bundle.Param) bool {
+	return hasAny(nameWords(p.Name), outWords) || writesRE.MatchString(p.Description)
+}
+
+func hasAny(words []string, set map[string]bool) bool {
+	for _, w := range words {
+		if set[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// distinctive returns the words of a parameter name that say more than
+// that it takes a file.
+func distinctive(name string) []string {
+	var out []string
+	for _, w := range nameWords(name) {
+		if !fileWords[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// fileNamed reports whether the file's name holds one of words (of three
+// letters or more).
+func fileNamed(file string, words []string) bool {
+	base := strings.ToLower(file)
+	for _, w := range words {
+		if len(w) >= 3 && strings.Contains(base, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesAll reports whether the text says every one of words.
+func namesAll(toks []token, words []string) bool {
+	if len(words) == 0 {
+		return false
+	}
+	for _, w := range words {
+		if !slices.ContainsFunc(toks, func(t token) bool { return says(t, w) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// mentionedNear reports whether the text names the file within a few
+// words of one of words ("use rules.txt as the ignore list").
+func mentionedNear(toks []token, file string, words []string) bool {
+	const near = 5
+	file = strings.ToLower(file)
+	for i, t := range toks {
+		if strings.TrimLeft(t.low, ".") != strings.TrimLeft(file, ".") {
+			continue
+		}
+		for j := max(0, i-near); j < min(len(toks), i+near+1); j++ {
+			for _, w := range words {
+				if j != i && says(toks[j], w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+var numberRE = lazyregexp.New(`^[-+]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?([eE][-+]?\d+)?$`)
+
+// number is a number the text states, with its place among the text's
+// tokens.
+type number struct {
+	v  float64
+	at int
+}
+
+// numbersIn returns the numbers written in digits ("193", "-0.45",
+// "10,000"); when there are none, those written as words ("twelve").
+func numbersIn(toks []token) []number {
+	var out []number
+	for i, t := range toks {
+		if !numberRE.MatchString(t.s) {
+			continue
+		}
+		if v, err := strconv.ParseFloat(strings.ReplaceAll(t.s, ",", ""), 64); err == nil {
+			out = append(out, number{v, i})
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	for i, t := range toks {
+		if v, ok := numberWords[t.low]; ok {
+			out = append(out, number{float64(v), i})
+		}
+	}
+	return out
+}
+
+// bindNumbers fills numeric parameters from the numbers the instruction
+// states. A count parameter (n, top, limit) takes the one count stated
+// (countIn). A required integer or number without a default takes the
+// number written next to its name ("fast 5", "width=80"), or else, when
+// it is the only such parameter left, the text's one number that no
+// other parameter's name claims ("What is the ordinal of 193?").
+func bindNumbers(params []bundle.Param, args map[string]any, text string) {
+	unbound := func(p bundle.Param) bool { _, ok := args[p.Name]; return !ok }
+	counted := false
+	for _, p := range params {
+		if n, ok := countIn(text, p); ok && unbound(p) {
+			args[p.Name], counted = n, true
+		}
+	}
+	if counted {
+		return // the text's one number is the count
+	}
+	var open []bundle.Param
+	for _, p := range params {
+		if unbound(p) && p.Required && !p.HasDefault && (p.Type == "integer" || p.Type == "number") {
+			open = append(open, p)
+		}
+	}
+	if len(open) == 0 {
+		return
+	}
+	toks := tokens(text, "=") // "fast=5" says fast, 5
+	nums := numbersIn(toks)
+	// owner[i] is the parameter whose name is nearest number i (see
+	// nearest), "" when none is, "?" when two parameters are as near.
+	owner := make([]string, len(nums))
+	for i, n := range nums {
+		best := 3
+		for _, p := range params {
+			d := nearest(toks, n.at, nameWords(p.Name))
+			switch {
+			case d == 0:
+			case d < best:
+				best, owner[i] = d, p.Name
+			case d == best && owner[i] != p.Name:
+				owner[i] = "?"
+			}
+		}
+	}
+	used := make([]bool, len(nums))
+	var left []bundle.Param
+	for _, p := range open {
+		var mine []int
+		for i := range nums {
+			if owner[i] == p.Name {
+				mine = append(mine, i)
+			}
+		}
+		if len(mine) == 1 && setNumber(args, p, nums[mine[0]].v) {
+			used[mine[0]] = true
+			continue
+		}
+		left = append(left, p)
+	}
+	var unclaimed []int
+	for i := range nums {
+		if owner[i] == "" && !used[i] {
+			unclaimed = append(unclaimed, i)
+		}
+	}
+	if len(left) == 1 && len(unclaimed) == 1 {
+		setNumber(args, left[0], nums[unclaimed[0]].v)
+	}
+}
+
+// connectives may stand between a parameter's name and its number
+// ("width of 8", "slow is 20").
+var connectives = map[string]bool{"of": true, "is": true, "at": true, "to": true, "as": true, "be": true, "equals": true}
+
+// nearest returns how far from toks[at] one of words is said: 1 right
+// beside it, 2 with a connective between; 0 when it is not.
+func nearest(toks []token, at int, words []string) int {
+	is := func(j int) bool {
+		return j >= 0 && j < len(toks) && slices.ContainsFunc(words, func(w string) bool { return says(toks[j], w) })
+	}
+	between := func(j int) bool { return j >= 0 && j < len(toks) && connectives[toks[j].low] }
+	switch {
+	case is(at-1) || is(at+1):
+		return 1
+	case between(at-1) && is(at-2) || between(at+1) && is(at+2):
+		return 2
+	}
+	return 0
+}
+
+// setNumber binds v to numeric parameter p when it fits p's type.
+func setNumber(args map[string]any, p bundle.Param, v float64) bool {
+	if p.Type == "integer" {
+		if v != float64(int64(v)) {
+			return false
+		}
+		args[p.Name] = int64(v)
+		return true
+	}
+	args[p.Name] = v
+	return true
+}
+
+// Kinds of token a string parameter may hold, each recognised whole.
+var (
+	versionRE = lazyregexp.New(`^[vV]?\d+(\.\d+){1,3}(-[0-9A-Za-z][0-9A-Za-z.-]*)?(\+[0-9A-Za-z][0-9A-Za-z.-]*)?$`)
+	urlRE     = lazyregexp.New(`^(?i:https?|ftp)://[^\s/?#]+[^\s]*$`)
+	emailRE   = lazyregexp.New(`^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$`)
+	dateRE    = lazyregexp.New(`^\d{4}-\d{2}-\d{2}$`)
+	ipv4RE    = lazyregexp.New(`^(\d{1,3}\.){3}\d{1,3}$`)
+	uuidRE    = lazyregexp.New(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+)
+
+// kindByFormat and kindByWord name the kind of token a parameter holds by
+// its JSON Schema format, or by a word of its name or of the opening of
+// its description.
+var (
+	kindByFormat = map[string]*lazyregexp.Regexp{
+		"uri": urlRE, "url": urlRE, "iri": urlRE, "email": emailRE, "idn-email": emailRE,
+		"date": dateRE, "ipv4": ipv4RE, "uuid": uuidRE,
+	}
+	kindByWord = map[string]*lazyregexp.Regexp{
+		"version": versionRE, "semver": versionRE, "ver": versionRE,
+		"url": urlRE, "uri": urlRE, "href": urlRE, "email": emailRE, "date": dateRE, "uuid": uuidRE,
+	}
+)
+
+// choicesRE finds the quoted choices a description lists ("one of 'major',
+// 'minor' or 'patch'", `choices are "python", "php"`).
+var (
+	choicesRE = lazyregexp.New(`(?i)\b(one of|choices? (?:are|is)(?: one of)?|either)\b(.*)`)
+	choiceRE  = lazyregexp.New(`'([^']{1,40})'|"([^"]{1,40})"`)
+)
+
+// kindOf returns what a value of string parameter p must look like: the
+// schema's pattern, else its format's kind, else the kind its name says
+// (a version, a URL); nil when p may hold any text.
+func kindOf(sk *bundle.Skill, p bundle.Param) *regexp.Regexp {
+	prop := propertyOf(sk, p.Name)
+	if pat, _ := prop["pattern"].(string); pat != "" {
+		if re, err := regexp.Compile(`^(?:` + pat + `)$`); err == nil {
+			return re
+		}
+	}
+	if re := kindByFormat[p.Format]; re != nil {
+		return re.Regexp()
+	}
+	// The name's last word says what it is ("base_url" a URL,
+	// "date_format" not a date), and so may the description's subject
+	// ("Version to check.", "The URL of the page").
+	if words := nameWords(p.Name); len(words) > 0 {
+		if re := kindByWord[words[len(words)-1]]; re != nil {
+			return re.Regexp()
+		}
+	}
+	if m := subjectRE.FindStringSubmatch(p.Description); m != nil {
+		return kindByWord[strings.ToLower(m[1])].Regexp()
+	}
+	return nil
+}
+
+// subjectRE finds a kind word as the subject that opens a description.
+var subjectRE = lazyregexp.New(`(?i)^\s*(?:\pL+\s+){0,2}?(version|semver|url|uri|href|email|date|uuid)(?:\s+(?:to|of|for|that|which|string|in|you|we)\b|\s*[.,;:(]|\s*$)`)
+
+// choicesOf returns the values p allows: the schema's enum, or the quoted
+// choices its description lists.
+func choicesOf(sk *bundle.Skill, p bundle.Param) []string {
+	var out []string
+	if enum, ok := propertyOf(sk, p.Name)["enum"].([]any); ok {
+		for _, v := range enum {
+			if s, ok := v.(string); ok && s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	m := choicesRE.FindStringSubmatch(p.Description)
+	if m == nil {
+		return nil
+	}
+	for _, c := range choiceRE.FindAllStringSubmatch(m[2], -1) {
+		out = append(out, c[1]+c[2])
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+
+func propertyOf(sk *bundle.Skill, name string) map[string]any {
+	props, _ := sk.Params["properties"].(map[string]any)
+	prop, _ := props[name].(map[string]any)
+	return prop
+}
+
+// kindTokens returns the distinct values of p's kind the text holds, in
+// the order they come.
+func kindTokens(sk *bundle.Skill, p bundle.Param, text string) []string {
+	var out []string
+	add := func(s string) {
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	toks := tokens(text, "")
+	if choices := choicesOf(sk, p); choices != nil {
+		for _, t := range toks {
+			for _, c := range choices {
+				if strings.EqualFold(t.s, c) {
+					add(c)
+				}
+			}
+		}
+		return out
+	}
+	re := kindOf(sk, p)
+	if re == nil {
+		return nil
+	}
+	for _, t := range toks {
+		if re.MatchString(t.s) {
+			add(t.s)
+		}
+	}
+	if len(out) == 0 {
+		// A pattern may allow spaces ("GB82 WEST 1234 5698 7654 32"): look
+		// for it in the running text, between word boundaries.
+		for _, v := range phrasesMatching(propertyOf(sk, p.Name), text) {
+			add(v)
+		}
+	}
+	return out
+}
+
+// phrasesMatching returns the stretches of text, starting and ending at
+// word boundaries, that match the pattern property prop declares.
+func phrasesMatching(prop map[string]any, text string) []string {
+	pat, _ := prop["pattern"].(string)
+	pat = strings.TrimPrefix(pat, "^")
+	if strings.HasSuffix(pat, "$") && !strings.HasSuffix(pat, `\$`) {
+		pat = strings.TrimSuffix(pat, "$")
+	}
+	if pat == "" {
+		return nil
+	}
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, m := range re.FindAllStringIndex(text, 20) {
+		v := strings.TrimSpace(text[m[0]:m[1]])
+		if v == "" || wordAt(text, m[0]-1) || wordAt(text, m[1]) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// wordAt reports whether the byte at i of s belongs to a word.
+func wordAt(s string, i int) bool {
+	if i < 0 || i >= len(s) {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	if r == utf8.RuneError {
+		r, _ = utf8.DecodeLastRuneInString(s[:i+1])
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }

@@ -28,7 +28,7 @@ func TestExtract(t *testing.T) {
 		{"two quoted phrases are ambiguous", `Compare "a" with "b".`, bundle.Param{Name: "query", Type: "string"}, ""},
 		{"no column for a non-column parameter", "the unit price", bundle.Param{Name: "query", Type: "string"}, ""},
 	} {
-		if got := pick(tc.p, tc.text, work, files); got != tc.want {
+		if got := pick(&bundle.Skill{}, tc.p, tc.text, work, files); got != tc.want {
 			t.Errorf("%s: pick(%s, %q) = %q, want %q", tc.name, tc.p.Name, tc.text, got, tc.want)
 		}
 	}

@@ -274,8 +274,7 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 			}
 		}
 	}
-	// Files go to the path parameters not yet bound, in order; a list
-	// parameter takes all the remaining files.
+	// Files go to the parameters that take them (see bindFiles).
 	used := map[string]bool{}
 	for _, v := range args {
 		if s, ok := v.(string); ok {
@@ -288,38 +287,18 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 			free = append(free, f)
 		}
 	}
-	for _, p := range params {
-		if len(free) == 0 {
-			break
-		}
-		if _, ok := args[p.Name]; ok || !p.IsPath() {
-			continue
-		}
-		if p.Type == "array" {
-			var list []any
-			for _, f := range free {
-				list = append(list, filepath.Join(work, f))
-			}
-			args[p.Name], free = list, nil
-			continue
-		}
-		args[p.Name], free = filepath.Join(work, free[0]), free[1:]
-	}
+	bindFiles(sk, params, args, free, req.text, work)
 	// Text: a message's first text part is its instruction; further text
 	// parts are content. Content goes to the single unbound string
 	// parameter. Without content, values are picked out of the
-	// instruction (a count, a quoted phrase, a column of an attached
-	// table) and the instruction itself goes only to the one required
-	// string parameter left; failing both, the text becomes the file of a
-	// required path parameter.
+	// instruction (numbers, a quoted phrase, a column of an attached
+	// table, a token of the kind a parameter holds) and the instruction
+	// itself goes only to the one required string parameter left; failing
+	// both, the text becomes the file of a required path parameter.
 	text := strings.TrimSpace(req.text)
 	if text != "" && req.args == nil {
 		unbound := func(p bundle.Param) bool { _, ok := args[p.Name]; return !ok }
-		for _, p := range params {
-			if n, ok := countIn(text, p); ok && unbound(p) {
-				args[p.Name] = n
-			}
-		}
+		bindNumbers(params, args, text)
 		var strs []bundle.Param
 		for _, p := range params {
 			if unbound(p) && !p.IsPath() && (p.Type == "string" || p.Type == "") {
@@ -343,23 +322,21 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 			target = strs[0].Name
 		case !explicit && len(reqd) > 1:
 			// Several required strings: fill those the instruction names.
-			for _, p := range reqd {
-				if v := pick(p, text, work, saved); v != "" {
-					args[p.Name] = v
-				}
+			for k, v := range pickAll(sk, reqd, text, work, saved) {
+				args[k] = v
 			}
 		}
 		if target != "" {
 			v := payload
 			if !explicit {
-				if picked := pick(declared[target], text, work, saved); picked != "" {
+				if picked := pick(sk, declared[target], text, work, saved); picked != "" {
 					v = picked
 				}
 			}
 			args[target] = v
 		} else if len(requiredOf(strs)) == 0 {
 			for _, p := range params {
-				if !unbound(p) || !p.IsPath() || !p.Required {
+				if !unbound(p) || !p.IsPath() || !p.Required || writes(p) {
 					continue
 				}
 				name := safeName(p.Name+textExt(payload), "input.txt")

@@ -1,0 +1,101 @@
+package host_test
+
+import (
+	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// A bundle shaped like generated ones of real tools: a code counter whose
+// positional list of paths sits among file flags (an ignore file, a
+// configuration), a version checker and an ordinal formatter whose only
+// parameter is a number.
+const shapesAgent = `version: 1
+name: shapes
+description: Tools shaped like real repositories' commands.
+skills:
+  - id: count
+    name: count
+    description: Count lines of code in files or directories.
+    params:
+      type: object
+      properties:
+        config: {type: string, format: path, description: Load this file as the global config source.}
+        files: {type: array, format: path, items: {type: string, format: path}}
+        ignore_file:
+          type: array
+          format: path
+          items: {type: string, format: path}
+          description: Path to an additional gitignore-format ignore file.
+    run: [python3, "{{repo}}/count.py", --config, "{{config}}", --ignore-file, "{{ignore_file}}", "{{files}}"]
+  - id: check
+    name: check
+    description: Checks if a string is a valid semver version.
+    params: {type: object, properties: {version: {type: string, description: Version to check.}}, required: [version]}
+    run: [python3, "{{repo}}/check.py", "{{version}}"]
+  - id: ordinal
+    name: ordinal
+    description: Gives you the input number in a rank/ordinal format.
+    params: {type: object, properties: {x: {type: integer}}, required: [x]}
+    run: [python3, -c, "import sys; n = int(sys.argv[1].split('=')[1]); print(str(n) + ('th' if n % 100 in (11, 12, 13) else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')))", "--x={{x}}"]
+`
+
+const countPy = `import argparse, os
+ap = argparse.ArgumentParser()
+ap.add_argument("--config")
+ap.add_argument("--ignore-file", action="append", default=[])
+ap.add_argument("files", nargs="*")
+a = ap.parse_args()
+ignored = set()
+for f in a.ignore_file:
+    ignored |= {l.strip() for l in open(f) if l.strip()}
+for f in a.files:
+    name = os.path.basename(f)
+    if name in ignored:
+        continue
+    print(name, sum(1 for _ in open(f)))
+print("config:", os.path.basename(a.config) if a.config else "-")
+`
+
+const checkPy = `import re, sys
+ok = re.fullmatch(r"\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?", sys.argv[1])
+print(("valid: " if ok else "invalid: ") + sys.argv[1])
+`
+
+func TestBindShapes(t *testing.T) {
+	t.Parallel()
+	s := serve(t, shapesAgent, map[string]string{"count.py": countPy, "check.py": checkPy})
+	c := a2aClient(t, s.URL, "1.0")
+	file := func(name, text string) *a2a.Part {
+		return &a2a.Part{Content: a2a.Raw(text), Filename: name, MediaType: "text/plain"}
+	}
+	tests := []struct {
+		name, skill, text string
+		parts             []*a2a.Part
+		want              string
+	}{
+		{"attached files to the positional paths, the ignore file by its name", "count", "Count the lines of code in these files.",
+			[]*a2a.Part{file("main.go", "package main\n\nfunc main() {}\n"), file("util.py", "x = 1\ny = 2\n"), file("gen.go", "package main\n"), file(".sccignore", "gen.go\n")},
+			"main.go 3\nutil.py 2\nconfig: -\n"},
+		{"one attached file is the input, not the configuration", "count", "How many lines of code?",
+			[]*a2a.Part{file("main.go", "package main\n")},
+			"main.go 1\nconfig: -\n"},
+		{"the version out of a question", "check", "Is 1.2.3-beta a valid version?", nil, "valid: 1.2.3-beta\n"},
+		{"the number out of a question", "ordinal", "What is the ordinal of 193?", nil, "193rd\n"},
+		{"a bare number", "ordinal", "112", nil, "112th\n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			req := textMessage(tc.text, tc.parts...)
+			req.Message.SetMeta("skill", tc.skill)
+			task := send(t, c, req)
+			if task.Status.State != a2a.TaskStateCompleted {
+				t.Fatalf("task state = %s (%s), want completed", task.Status.State, statusText(task))
+			}
+			if got := artifactText(task); got != tc.want {
+				t.Errorf("output = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

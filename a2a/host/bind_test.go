@@ -1,0 +1,317 @@
+package host
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/agentnet/agentnet/bundle"
+)
+
+// The bundles below are shaped like those generated from real command-line
+// tools and libraries: a code counter with a positional list of paths among
+// many flags, some of them files (an ignore list, a configuration, an
+// output); a semantic-version tool whose commands take version strings;
+// number formatting functions whose parameters carry one-letter names.
+const bindBundle = `version: 1
+name: shapes
+description: Skills shaped like real repositories' commands.
+skills:
+  - id: count
+    name: count
+    description: Count lines of code in files or directories.
+    params:
+      type: object
+      properties:
+        by_file: {type: boolean, description: Display output for every file.}
+        config: {type: string, format: path, description: Load this file as the global config source.}
+        exclude_dir: {type: array, items: {type: string}, description: Directories to exclude.}
+        files: {type: array, format: path, items: {type: string, format: path}}
+        format: {type: string, default: tabular, description: Set output format.}
+        ignore_file:
+          type: array
+          format: path
+          items: {type: string, format: path}
+          description: Path to an additional gitignore-format ignore file, applied from the scan root.
+        output: {type: string, format: path, description: "Output filename (default stdout)."}
+        workers: {type: integer, default: 8, description: Number of workers.}
+    run: [counter, --by-file, "{{by_file}}", --config, "{{config}}", --exclude-dir, "{{exclude_dir}}",
+      --format, "{{format}}", --ignore-file, "{{ignore_file}}", --output, "{{output}}", --workers, "{{workers}}", "{{files}}"]
+  - id: count-loose
+    name: count loose
+    description: The same counter where the generator did not mark the positional paths as files.
+    params:
+      type: object
+      properties:
+        ignore_file: {type: array, format: path, items: {type: string, format: path}}
+        paths: {type: array, items: {type: string}}
+    run: [counter, --ignore-file, "{{ignore_file}}", "{{paths}}"]
+  - id: lint
+    name: lint
+    description: A skill whose only file parameter is a configuration.
+    params:
+      type: object
+      properties: {config: {type: string, format: path}}
+    run: [linter, --config, "{{config}}"]
+  - id: convert
+    name: convert
+    description: Convert a document.
+    params:
+      type: object
+      properties:
+        dest: {type: string, format: path, description: The converted file.}
+        source: {type: string, format: path, description: The document to convert.}
+      required: [source, dest]
+    run: [converter, "{{source}}", "{{dest}}"]
+  - id: sink
+    name: sink
+    description: Write a report.
+    params:
+      type: object
+      properties: {report: {type: string, format: path, description: "A file name: the file is written in the task's work directory and returned."}}
+    run: [reporter, --report, "{{report}}"]
+  - id: dump
+    name: dump
+    description: A positional input with a file flag that sorts before it.
+    params:
+      type: object
+      properties:
+        baseline: {type: string, format: path, description: A previous dump to compare with.}
+        file: {type: string, format: path}
+    run: [dumper, --baseline, "{{baseline}}", "{{file}}"]
+  - id: check
+    name: check
+    description: Checks if a string is a valid semver version.
+    params: {type: object, properties: {version: {type: string, description: Version to check.}}, required: [version]}
+    run: [semver, check, "{{version}}"]
+  - id: compare
+    name: compare
+    description: Compare two versions.
+    params:
+      type: object
+      properties: {version1: {type: string, description: First version.}, version2: {type: string, description: Second version.}}
+      required: [version1, version2]
+    run: [semver, compare, "{{version1}}", "{{version2}}"]
+  - id: nextver
+    name: nextver
+    description: Determines the next version.
+    params:
+      type: object
+      properties:
+        part: {type: string, description: "One of 'major', 'minor', 'patch', or 'prerelease'."}
+        version: {type: string, description: Version to raise.}
+      required: [version, part]
+    run: [semver, nextver, "{{version}}", "{{part}}"]
+  - id: iban
+    name: iban
+    description: Validate an account number.
+    params:
+      type: object
+      properties: {number: {type: string, pattern: "^[A-Z]{2}[0-9]{2}( ?[A-Z0-9]{4}){2,7}( ?[A-Z0-9]{1,4})?$"}}
+      required: [number]
+    run: [iban, check, "{{number}}"]
+  - id: fetch
+    name: fetch
+    description: Fetch a page's title.
+    params: {type: object, properties: {url: {type: string}}, required: [url]}
+    run: [fetch, "{{url}}"]
+  - id: search
+    name: search
+    description: Search for a term.
+    params: {type: object, properties: {query: {type: string}}, required: [query]}
+    run: [search, "{{query}}"]
+  - id: ordinal
+    name: ordinal
+    description: Gives you the input number in a rank/ordinal format.
+    params: {type: object, properties: {x: {type: integer}, width: {type: integer}}, required: [x]}
+    run: [humanize, ordinal, "--x={{x}}", "--width={{width}}"]
+  - id: si
+    name: si
+    description: Returns a string with SI formatting.
+    params: {type: object, properties: {input: {type: number}, unit: {type: string}}, required: [input, unit]}
+    run: [humanize, si, "--input={{input}}", "--unit={{unit}}"]
+  - id: crossover
+    name: crossover
+    description: Backtest a moving-average crossover.
+    params:
+      type: object
+      properties:
+        cash: {type: integer, default: 10000}
+        fast: {type: integer}
+        slow: {type: integer}
+        step: {type: integer, default: 1}
+      required: [fast, slow]
+    run: [backtest, --cash, "{{cash}}", --fast, "{{fast}}", --slow, "{{slow}}", --step, "{{step}}"]
+`
+
+func TestBind(t *testing.T) {
+	t.Parallel()
+	b, err := bundle.Parse("agent.yaml", []byte(bindBundle))
+	if err != nil {
+		t.Fatalf("bundle.Parse() error = %v", err)
+	}
+	// In want, a string "@name" (alone or in a list) is the path of the
+	// attached file name in the work directory.
+	tests := []struct {
+		name   string
+		skill  string
+		text   string
+		files  []string
+		want   map[string]any
+		absent []string
+	}{
+		// Files.
+		{"one file to the positional list, not the ignore file", "count", "Count the lines of code in this file.",
+			[]string{"main.go"}, map[string]any{"files": []any{"@main.go"}}, []string{"ignore_file", "config", "output"}},
+		{"several files to the positional list", "count", "How much code is here?",
+			[]string{"a.go", "b.py", "c.js"}, map[string]any{"files": []any{"@a.go", "@b.py", "@c.js"}}, []string{"ignore_file", "config", "output"}},
+		{"an ignore file by its name", "count", "Count the code.",
+			[]string{"main.go", "sccignore"}, map[string]any{"files": []any{"@main.go"}, "ignore_file": []any{"@sccignore"}}, []string{"config"}},
+		{"a config file by its name", "count", "Count the code.",
+			[]string{"main.go", "app-config.yaml"}, map[string]any{"files": []any{"@main.go"}, "config": "@app-config.yaml"}, []string{"ignore_file"}},
+		{"an ignore file the text names", "count", "Count main.go and use rules.txt as the ignore list.",
+			[]string{"main.go", "rules.txt"}, map[string]any{"files": []any{"@main.go"}, "ignore_file": []any{"@rules.txt"}}, []string{"config"}},
+		{"the only file goes to the input whatever its name", "count", "Count the lines in this file.",
+			[]string{"config.go"}, map[string]any{"files": []any{"@config.go"}}, []string{"config", "ignore_file"}},
+		{"positional paths without format path", "count-loose", "Count the lines of code.",
+			[]string{"main.go"}, map[string]any{"paths": []any{"@main.go"}}, []string{"ignore_file"}},
+		{"a side file when nothing else takes files", "lint", "Lint with these settings.",
+			[]string{"rules.toml"}, map[string]any{"config": "@rules.toml"}, nil},
+		{"never an input into the output", "convert", "Convert this document.",
+			[]string{"report.md"}, map[string]any{"source": "@report.md"}, []string{"dest"}},
+		{"never into a file the skill writes", "sink", "Summarise this.",
+			[]string{"data.csv"}, nil, []string{"report"}},
+		{"positional before a flag that sorts first", "dump", "Dump this file.",
+			[]string{"now.json"}, map[string]any{"file": "@now.json"}, []string{"baseline"}},
+		{"a second file to the next input", "dump", "Compare the dump with the baseline.",
+			[]string{"now.json", "then.json"}, map[string]any{"file": "@now.json", "baseline": "@then.json"}, nil},
+
+		// Tokens of a kind.
+		{"a version out of a question", "check", "Is 1.2.3-beta a valid version?", nil,
+			map[string]any{"version": "1.2.3-beta"}, nil},
+		{"a quoted phrase wins", "check", `Is "1.2.3-beta.1" valid? Compare with 1.0.0.`, nil,
+			map[string]any{"version": "1.2.3-beta.1"}, nil},
+		{"two versions for one parameter keep the text", "check", "Is 1.2.3 newer than 1.2.4?", nil,
+			map[string]any{"version": "Is 1.2.3 newer than 1.2.4?"}, nil},
+		{"versions in order to two version parameters", "compare", "Which is greater, 1.10.0 or 1.9.3?", nil,
+			map[string]any{"version1": "1.10.0", "version2": "1.9.3"}, nil},
+		{"versions quoted and not, in order", "compare", `Compare "2.0.0" with 10.0.0.`, nil,
+			map[string]any{"version1": "2.0.0", "version2": "10.0.0"}, nil},
+		{"a version and one of the listed choices", "nextver", "What comes after 2.0.0-rc.1 in a minor release?", nil,
+			map[string]any{"version": "2.0.0-rc.1", "part": "minor"}, nil},
+		{"a match of the declared pattern", "iban", "Is GB82WEST12345698765432 valid, and which bank is it?", nil,
+			map[string]any{"number": "GB82WEST12345698765432"}, nil},
+		{"a pattern match with spaces", "iban", "Is GB82 WEST 1234 5698 7654 32 a valid IBAN?", nil,
+			map[string]any{"number": "GB82 WEST 1234 5698 7654 32"}, nil},
+		{"a URL", "fetch", "What is the title of https://example.org/a/b?c=1.", nil,
+			map[string]any{"url": "https://example.org/a/b?c=1"}, nil},
+		{"a parameter of no kind keeps the text", "search", "Find 1.2.3 in the catalogue", nil,
+			map[string]any{"query": "Find 1.2.3 in the catalogue"}, nil},
+
+		// Numbers.
+		{"a bare number", "ordinal", "193", nil, map[string]any{"x": int64(193)}, nil},
+		{"the number in a question", "ordinal", "What is the ordinal of 193?", nil, map[string]any{"x": int64(193)}, nil},
+		{"a number written as a word", "ordinal", "What is the ordinal of twelve?", nil, map[string]any{"x": int64(12)}, nil},
+		{"not a number another parameter names", "ordinal", "Give the ordinal of 193 with width 8.", nil,
+			map[string]any{"x": int64(193)}, []string{"width"}},
+		{"two numbers are ambiguous", "ordinal", "What are the ordinals of 3 and 5?", nil, nil, []string{"x"}},
+		{"an integer parameter refuses a fraction", "ordinal", "What is the ordinal of 2.5?", nil, nil, []string{"x"}},
+		{"a number parameter with thousands separators", "si", "Format 2,200,000 in the unit B.", nil,
+			map[string]any{"input": 2200000.0}, nil},
+		{"numbers next to the parameters' names", "crossover", "Backtest with slow 20 and fast 5, starting with cash 25000.", nil,
+			map[string]any{"fast": int64(5), "slow": int64(20)}, nil},
+		{"a name's number and the one left", "crossover", "Backtest with fast=5 against 30.", nil,
+			map[string]any{"fast": int64(5), "slow": int64(30)}, nil},
+		{"no names and two numbers leave both unset", "crossover", "Backtest a 5 and 20 day crossover.", nil,
+			nil, []string{"fast", "slow"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			sk := b.Skill(tc.skill)
+			if sk == nil {
+				t.Fatalf("no skill %q", tc.skill)
+			}
+			work := t.TempDir()
+			for _, f := range tc.files {
+				if err := os.WriteFile(filepath.Join(work, f), []byte("x\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args, err := bind(sk, work, &request{text: tc.text}, tc.files, nil)
+			if err != nil {
+				t.Fatalf("bind() error = %v", err)
+			}
+			got, want := map[string]any{}, map[string]any{}
+			for k, w := range tc.want {
+				got[k], want[k] = args[k], inWork(work, w)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("bind(%s, %q, %v) mismatch (-want +got):\n%s", tc.skill, tc.text, tc.files, diff)
+			}
+			for _, k := range tc.absent {
+				if v, ok := args[k]; ok {
+					t.Errorf("bind(%s, %q, %v)[%s] = %v, want unset", tc.skill, tc.text, tc.files, k, v)
+				}
+			}
+		})
+	}
+}
+
+// inWork replaces "@name" by the path of name in the work directory.
+func inWork(work string, v any) any {
+	switch t := v.(type) {
+	case string:
+		if name, ok := strings.CutPrefix(t, "@"); ok {
+			return filepath.Join(work, name)
+		}
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = inWork(work, x)
+		}
+		return out
+	}
+	return v
+}
+
+func TestKindTokens(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name string
+		prop map[string]any
+		text string
+		want []string
+	}{
+		{"date_format", map[string]any{"type": "string"}, "Format 2024-06-24 as %d/%m.", nil},
+		{"target", map[string]any{"type": "string", "description": "Date format string."}, "Format 2024-06-24 as %d/%m.", nil},
+		{"base_url", map[string]any{"type": "string"}, "Resolve the links against https://a.example/docs/.", []string{"https://a.example/docs/"}},
+		{"v", map[string]any{"type": "string", "description": "The version to install."}, "Install 2.31.0 and 2.31.1 now.", []string{"2.31.0", "2.31.1"}},
+		{"version2", map[string]any{"type": "string"}, "Is v1.0 older?", []string{"v1.0"}},
+		{"when", map[string]any{"type": "string", "format": "date"}, "It is due on 2024-06-24.", []string{"2024-06-24"}},
+		{"contact", map[string]any{"type": "string", "format": "email"}, "Mail bob@example.org, please.", []string{"bob@example.org"}},
+		{"mode", map[string]any{"type": "string", "enum": []any{"fast", "slow"}}, "Run it in FAST mode.", []string{"fast"}},
+		{"part", map[string]any{"type": "string", "description": `Change case, CHOICE is one of "upper", "lower", "capitalize".`}, "Make the keywords upper case.", []string{"upper"}},
+		{"code", map[string]any{"type": "string", "pattern": "^[A-Z]{3}$"}, "Convert 12 EUR to USD.", []string{"EUR", "USD"}},
+		{"code", map[string]any{"type": "string", "pattern": "^(?=[A-Z])[A-Z]{3}$"}, "Convert 12 EUR.", nil}, // not RE2: no kind
+		{"query", map[string]any{"type": "string"}, "Find https://a.example/ and 1.2.3.", nil},
+	} {
+		sk := &bundle.Skill{Params: map[string]any{"type": "object", "properties": map[string]any{tc.name: tc.prop}}}
+		p := sk.ParamList()[0]
+		if got := kindTokens(sk, p, tc.text); !slices.Equal(got, tc.want) {
+			t.Errorf("kindTokens(%s %v, %q) = %q, want %q", tc.name, tc.prop, tc.text, got, tc.want)
+		}
+	}
+	for name, want := range map[string][]string{
+		"ignore_file": {"ignore", "file"}, "ignoreFile": {"ignore", "file"}, "--ignore-file": {"ignore", "file"},
+		"version2": {"version"}, "x": {"x"},
+	} {
+		if got := nameWords(name); !slices.Equal(got, want) {
+			t.Errorf("nameWords(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
