@@ -2,6 +2,7 @@ package generation
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/generation/static"
 	"github.com/agentnet/agentnet/internal/proc"
 )
 
@@ -87,7 +89,9 @@ func (g *Command) Generate(ctx context.Context, job *Job) (*Output, error) {
 		rel, _ := filepath.Rel(job.Bundle, job.RepoDir)
 		source = filepath.ToSlash(rel)
 	}
-	prompt := commandPrompt(job, source)
+	envNote, missing := pythonEnvNote(ctx, job)
+	out.Missing = missing
+	prompt := commandPrompt(job, source) + envNote
 	promptFile := filepath.Join(job.Bundle, ".agentnet", "prompt.md")
 	if err := os.MkdirAll(filepath.Dir(promptFile), 0o755); err != nil {
 		return out, err
@@ -121,6 +125,50 @@ func (g *Command) Generate(ctx context.Context, job *Job) (*Output, error) {
 		return out, fmt.Errorf("coding agent exited without writing %s", filepath.Join(job.Bundle, bundle.FileName))
 	}
 	return out, nil
+}
+
+// pythonEnvNote works out a Python repository's environment as the static
+// generator does — the interpreter that sees the system's packages, a venv
+// with them, the repository installed into it without network, the
+// modules no interpreter has with their Debian packages — writes the
+// script that builds it into the repository's copy, and tells the coding
+// agent how to start its setup with it. It returns "" for a repository
+// without Python, or when the analysis fails (the agent is then on its own;
+// the log says why).
+func pythonEnvNote(ctx context.Context, job *Job) (string, []MissingModule) {
+	pe, err := static.Environment(ctx, job.RepoDir, static.Options{Env: job.Env, Log: job.Log})
+	if err != nil || pe == nil {
+		if err != nil {
+			fmt.Fprintf(job.Log, "# python environment: %v\n", err)
+		}
+		return "", nil
+	}
+	setup, err := pe.SetupCommand(job.RepoDir)
+	if err != nil {
+		fmt.Fprintf(job.Log, "# python environment: %v\n", err)
+		return "", nil
+	}
+	var missing []MissingModule
+	var names []string
+	for _, m := range pe.Missing {
+		missing = append(missing, MissingModule{Module: m.Module, Debian: m.Debian})
+		names = append(names, fmt.Sprintf("%s (Debian: %s)", m.Module, m.Debian))
+	}
+	argv, _ := json.Marshal(setup)
+	var b strings.Builder
+	b.WriteString("\n## The repository's Python environment\n\n")
+	fmt.Fprintf(&b, "Python %s at %s was chosen", pe.Python.VersionString(), pe.Python.Exe)
+	if pe.Python.Debian {
+		b.WriteString(" (it sees Debian's system packages)")
+	}
+	b.WriteString(". ")
+	if len(names) > 0 {
+		fmt.Fprintf(&b, "Modules the code imports that no interpreter here has: %s; skills that need them will fail.\n", strings.Join(names, ", "))
+	} else {
+		b.WriteString("Every module the code imports is available.\n")
+	}
+	fmt.Fprintf(&b, "Make this the bundle's first setup command: it builds a virtual environment with the system's site\npackages in %s and installs the repository into it without network (the script is already in the\nrepository's copy):\n\n    setup: [%s]\n\nThen run Python in skills and checks as `%s`.\n", pe.Venv, argv, pe.VenvPython())
+	return b.String(), missing
 }
 
 // startMeter starts the metering proxy where the agent reaches it: on

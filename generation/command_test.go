@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/generation"
 )
@@ -197,4 +198,68 @@ func TestCommandGeneratorDocker(t *testing.T) {
 			t.Errorf("containers of the job after the attempt = %v (%v), want none", ids, err)
 		}
 	})
+}
+
+// TestCommandGeneratorPythonEnvironment gives a coding agent the static
+// generator's environment synthesis: the prompt names the interpreter, the
+// modules no interpreter has (reported in the attempt too) and a setup
+// command that builds a venv and installs the repository; the fake agent's
+// bundle starts its setup with that command, passes the gate, and its skill
+// runs the package with the venv's interpreter.
+func TestCommandGeneratorPythonEnvironment(t *testing.T) {
+	t.Parallel()
+	agent := filepath.Join(t.TempDir(), "fakeagent")
+	if out, err := exec.Command("go", "build", "-o", agent, "./testdata/fakeagent").CombinedOutput(); err != nil {
+		t.Fatalf("build fake agent: %v\n%s", err, out)
+	}
+	repo := t.TempDir()
+	files := map[string]string{
+		"pyproject.toml":       "[project]\nname = \"shouty\"\nversion = \"0.1\"\n",
+		"shouty/__init__.py":   "def optional():\n    import zz_agentnet_absent_module\n    return zz_agentnet_absent_module\n",
+		"shouty/__main__.py":   "import sys\nprint(' '.join(sys.argv[1:]).upper())\nprint(sys.prefix)\n",
+		"README.md":            "# shouty\n\nShouts words.\n",
+		"shouty/py.typed":      "",
+		"tests/test_shouty.py": "import shouty\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(repo, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	rep, err := generation.Run(t.Context(), generation.Config{
+		Repo: repo, Out: out, Generator: "command", BuilderCmd: fmt.Sprintf("'%s' --prompt {prompt_file}", agent),
+		Env: append(os.Environ(), "FAKE_MODE=python", "FAKE_PACKAGE=shouty"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := rep.Attempts[0]
+	if !a.OK {
+		t.Fatalf("attempt failed at %s: %s", a.Stage, a.Reason)
+	}
+	if len(a.Missing) != 1 || a.Missing[0].Module != "zz_agentnet_absent_module" {
+		t.Errorf("missing = %+v, want the absent module reported", a.Missing)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "agent.yaml"))
+	if err != nil || !strings.Contains(string(data), ".agentnet/python-env.py") || !strings.Contains(string(data), ".agentnet/venv/bin/python") {
+		t.Fatalf("bundle does not use the environment (%v):\n%s", err, data)
+	}
+	b, err := bundle.Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv, err := bundle.Expand(b.Skills[0].Run, bundle.Vars{Repo: b.RepoDir(), Bundle: b.AbsDir()}, map[string]any{"text": "hello there"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := exec.Command(argv[0], argv[1:]...).Output()
+	if err != nil {
+		t.Fatalf("%v: %v", argv, err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(got)), "\n"); len(lines) != 2 || lines[0] != "HELLO THERE" || !strings.HasSuffix(lines[1], filepath.Join(".agentnet", "venv")) {
+		t.Errorf("skill output = %q, want the shout and the venv's prefix", got)
+	}
 }

@@ -61,6 +61,7 @@ type PythonEnv struct {
 
 	requires string   // requires-python
 	imports  []string // the repository's third-party imports
+	src      string   // the package's source directory, relative to the repo ("" for the root)
 }
 
 // VenvPython is the venv's interpreter, relative to the repo.
@@ -426,6 +427,19 @@ const envScript = ".agentnet/python-env.py"
 // on PATH can start it: the script chooses the interpreter itself.
 func (e *PythonEnv) envSetup(src string) []string {
 	return append([]string{"python3", envScript, e.Venv, orDot(src), e.requires}, e.imports...)
+}
+
+// SetupCommand writes the script that builds this environment into the
+// copy of the repository at dir (under .agentnet/) and returns the setup
+// command that runs it there: the static generator's own environment
+// synthesis, for the other generators' bundles to start with. It chooses
+// the interpreter, makes the venv with the system's site packages and
+// installs the repository into it without network.
+func (e *PythonEnv) SetupCommand(dir string) ([]string, error) {
+	if err := writeFiles(dir, dir, []*Tool{{Files: envFiles()}}); err != nil {
+		return nil, err
+	}
+	return e.envSetup(e.src), nil
 }
 
 // envFiles are the files the environment's setup needs.

@@ -150,7 +150,7 @@ func pythonEnvironment(ctx context.Context, sc *pyScan, opts Options, logw io.Wr
 	build := buildModules(sc.BuildRequires)
 	modules := append(append([]string{}, sc.Imports...), build...)
 	cands := probePythons(ctx, opts.Env, modules)
-	e := &PythonEnv{Venv: venvDir, Candidates: cands, requires: sc.RequiresPython, imports: sc.Imports}
+	e := &PythonEnv{Venv: venvDir, Candidates: cands, requires: sc.RequiresPython, imports: sc.Imports, src: sc.Src}
 	e.Python = choosePython(cands, sc.RequiresPython, opts.InstallSystemDeps)
 	if e.Python == nil {
 		return nil, errors.New("no python3 interpreter with the venv module found (Debian: python3-venv)")
