@@ -9,7 +9,9 @@ import (
 	"io/fs"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -66,9 +68,10 @@ type Jobs struct {
 	d   *docker
 	api jobAPI
 
-	mu     sync.Mutex
-	images map[string]bool // ids of the images jobs ran in or were imported for
-	closed bool
+	mu      sync.Mutex
+	images  map[string]bool    // ids of the images jobs ran in or were imported for
+	goroots map[string]*goRoot // the Go installations of this machine's go commands, by command
+	closed  bool
 }
 
 // NewJobs returns a Jobs talking to the Docker Engine of cfg.Env
@@ -87,7 +90,7 @@ func NewJobs(cfg Config) (*Jobs, error) {
 }
 
 func newJobsWith(cfg Config, api jobAPI) *Jobs {
-	return &Jobs{d: newDockerWith(cfg, api), api: api, images: map[string]bool{}}
+	return &Jobs{d: newDockerWith(cfg, api), api: api, images: map[string]bool{}, goroots: map[string]*goRoot{}}
 }
 
 // Mount is a directory of this machine that a job sees.
@@ -103,7 +106,9 @@ type JobSpec struct {
 	Name string
 	// Argv is the command, never run by a shell. Argv[0] is a bare name
 	// looked up on this machine's PATH, an absolute path, or a path
-	// relative to Dir; the image holds it and what it needs.
+	// relative to Dir; the image holds it and what it needs. The go
+	// command (as argv[0] or among Programs) brings its whole
+	// installation instead: see Run.
 	Argv []string
 	// Programs are further programs the command runs (bare names or
 	// paths), put in the image when this machine has them and left out
@@ -147,6 +152,16 @@ func BesideURL() string { return "http://127.0.0.1:" + dockerPort + "/" }
 // afterwards) with a read-only root file system, a tmpfs at /tmp, no
 // capabilities, no new privileges, 2 GiB of memory (its 1 GiB /tmp
 // included), one CPU and 512 processes.
+//
+// A job that runs this machine's go command sees its GOROOT (as `go env
+// GOROOT` tells) read-only at its own path, with what the installation's
+// symbolic links lead to, and gets, unless spec.Env sets them: GOROOT;
+// GOPATH, GOMODCACHE and GOCACHE under /tmp, empty at the start;
+// GOTOOLCHAIN=local; GOPROXY=off, since a job reaches no module proxy; and
+// CGO_ENABLED=0 unless the image holds gcc. Its /tmp allows execution, for
+// the binaries go test and go run build there. Modules beyond the standard
+// library must therefore be vendored; when the go command failed for want
+// of one, Err wraps a *GoModuleError.
 func (j *Jobs) Run(ctx context.Context, spec JobSpec) *proc.Result {
 	res := &proc.Result{ExitCode: -1}
 	if err := j.run(ctx, spec, res); err != nil {
@@ -195,12 +210,19 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 	if !filepath.IsAbs(argv[0]) && strings.ContainsRune(argv[0], '/') {
 		argv[0] = filepath.Join(dir, argv[0])
 	}
-	ref, files, selfKill, err := j.image(ctx, argv[0], spec.Programs, mounts)
+	img, err := j.image(ctx, argv[0], spec.Programs, mounts)
 	if err != nil {
 		return fmt.Errorf("%q: build the job's image: %w", name, err)
 	}
+	env, tmpfs := spec.Env, jobTmpfs
+	if img.goroot != "" {
+		env = goEnv(env, img.goroot, img.gcc)
+		// go test and go run execute what they build in /tmp, which
+		// Docker mounts noexec unless told otherwise.
+		tmpfs += ",exec"
+	}
 	cmd := argv
-	if selfKill {
+	if img.selfKill {
 		// Should agentnet die without removing the container, the job
 		// still ends: timeout kills its process group a little after
 		// agentnet would have.
@@ -211,7 +233,7 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 		return fmt.Errorf("%q: %w", name, err)
 	}
 
-	binds := files
+	binds := img.binds
 	for _, m := range mounts {
 		binds = append(binds, mount.Mount{Type: mount.TypeBind, Source: m.Host, Target: m.Path, ReadOnly: m.ReadOnly})
 	}
@@ -226,9 +248,9 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 		jobName = filepath.Base(argv[0])
 	}
 	cfg := &container.Config{
-		Image:      ref,
+		Image:      img.ref,
 		Cmd:        cmd,
-		Env:        jobEnv(spec.Env),
+		Env:        jobEnv(env),
 		User:       user,
 		WorkingDir: dir,
 		Labels:     map[string]string{LabelManaged: "true", LabelRole: "job", LabelJob: jobName},
@@ -236,7 +258,7 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 	hc := &container.HostConfig{
 		Mounts:         binds,
 		ReadonlyRootfs: true,
-		Tmpfs:          map[string]string{"/tmp": jobTmpfs},
+		Tmpfs:          map[string]string{"/tmp": tmpfs},
 		CapDrop:        []string{"ALL"},
 		SecurityOpt:    []string{"no-new-privileges"},
 		Init:           ptr(true),
@@ -332,23 +354,91 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 	if info, err := j.api.ContainerInspect(context.WithoutCancel(ctx), id); err == nil && info.State != nil && info.State.OOMKilled {
 		detail = fmt.Sprintf(" (killed: out of its %d MiB of memory)", jobMemory>>20)
 	}
+	if img.goroot != "" {
+		if line := goModuleTrouble(res.Stdout, res.Stderr); line != "" {
+			return fmt.Errorf("%q exited with status %d%s: %w%s", name, status, detail, &GoModuleError{Line: line}, proc.Tail(res.Stderr, 2000))
+		}
+	}
 	return fmt.Errorf("%q exited with status %d%s%s", name, status, detail, proc.Tail(res.Stderr, 2000))
 }
 
+// jobImage is a job's image and what running a container of it takes.
+type jobImage struct {
+	ref string
+	// binds are read-only binds: the program files that live under /tmp
+	// (where the container's tmpfs would hide them in the image) and the
+	// Go installation of a go command.
+	binds    []mount.Mount
+	selfKill bool   // the image holds timeout (coreutils)
+	goroot   string // the GOROOT of the go command the job runs; "" for none
+	gcc      bool   // the image holds gcc
+}
+
 // image returns the job's image, with the programs it runs and what they
-// need, and the read-only binds of the program files that live under /tmp
-// (where the container's tmpfs would hide them in the image); selfKill
-// reports that it holds timeout (coreutils), which this machine has.
-func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mounts []Mount) (_ string, _ []mount.Mount, selfKill bool, _ error) {
+// need, and the binds a container of it takes.
+func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mounts []Mount) (jobImage, error) {
 	tc := j.d.tc
 	r := newRootfs()
+	var img jobImage
+	var goBinds []mount.Mount
+	// addGo adds the go command at host (this machine's, not in a mount):
+	// its installation is bound into the container, not copied.
+	addGo := func(host string, bare bool) error {
+		g, err := j.goRoot(ctx, host)
+		if err != nil {
+			return err
+		}
+		if img.goroot != "" && img.goroot != g.dir {
+			return fmt.Errorf("program %s: a job sees one Go installation, %s, not also %s", host, img.goroot, g.dir)
+		}
+		if img.goroot == "" {
+			img.goroot = g.dir
+			goBinds = g.binds
+			for _, b := range g.binds {
+				// The mount points are in the image, so that
+				// nothing need be made in its read-only root.
+				if g.files[b.Target] {
+					r.data[b.Target] = []byte{}
+				} else {
+					r.dirs[b.Target] = true
+				}
+			}
+			// The tools the go command runs, when they are not static.
+			tools, _ := filepath.Glob(filepath.Join(g.real, "pkg", "tool", "*", "*"))
+			if err := tc.addLibs(r, tools...); err != nil {
+				return err
+			}
+		}
+		real, err := filepath.EvalSymlinks(host)
+		if err != nil {
+			return fmt.Errorf("program %s: %w", host, err)
+		}
+		if !strings.HasPrefix(real, g.real+"/") {
+			// A go outside its GOROOT (a wrapper) is copied like
+			// any other program.
+			if bare {
+				return tc.addCommand(r, filepath.Base(host), "")
+			}
+			return tc.addProgram(r, host)
+		}
+		if err := tc.addNeeds(r, real); err != nil {
+			return err
+		}
+		// Go tests that run go find it on PATH.
+		r.links["/usr/local/bin/go"] = filepath.Join(g.dir, strings.TrimPrefix(real, g.real))
+		return nil
+	}
 	add := func(p string, optional bool) error {
 		if !strings.ContainsRune(p, '/') {
-			if _, err := tc.lookPath(p); err != nil {
+			host, err := tc.lookPath(p)
+			if err != nil {
 				if optional {
 					return nil
 				}
 				return err
+			}
+			if isGoCommand(host) {
+				return addGo(host, true)
 			}
 			return tc.addCommand(r, p, "")
 		}
@@ -364,26 +454,37 @@ func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mount
 			// what running it takes.
 			return tc.addNeeds(r, host)
 		}
+		if isGoCommand(host) {
+			return addGo(host, false)
+		}
 		return tc.addProgram(r, host)
 	}
 	if err := add(argv0, false); err != nil {
-		return "", nil, false, err
+		return img, err
 	}
 	for _, p := range programs {
 		if err := add(p, true); err != nil {
-			return "", nil, false, err
+			return img, err
 		}
 	}
 	if r.shell {
 		if err := tc.addShellTools(r); err != nil {
-			return "", nil, false, err
+			return img, err
 		}
 	}
 	if _, err := tc.lookPath("timeout"); err == nil {
 		if err := tc.addCommand(r, "timeout", ""); err != nil {
-			return "", nil, false, err
+			return img, err
 		}
-		selfKill = true
+		img.selfKill = true
+	}
+	for _, d := range filepath.SplitList(imagePath) {
+		p := filepath.Join(d, "gcc")
+		if _, ok := r.files[p]; ok {
+			img.gcc = true
+		} else if _, ok := r.links[p]; ok {
+			img.gcc = true
+		}
 	}
 	var binds []mount.Mount
 	for p, host := range r.files {
@@ -396,7 +497,7 @@ func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mount
 		if strings.HasPrefix(p, "/tmp/") {
 			target, err := filepath.EvalSymlinks(p)
 			if err != nil {
-				return "", nil, false, fmt.Errorf("program %s: %w", p, err)
+				return img, fmt.Errorf("program %s: %w", p, err)
 			}
 			binds = append(binds, mount.Mount{Type: mount.TypeBind, Source: target, Target: p, ReadOnly: true})
 			delete(r.links, p)
@@ -407,6 +508,12 @@ func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mount
 			delete(r.dirs, p)
 		}
 	}
+	for p := range r.data {
+		if strings.HasPrefix(p, "/tmp/") {
+			delete(r.data, p)
+		}
+	}
+	binds = append(binds, goBinds...)
 	sort.Slice(binds, func(a, b int) bool { return binds[a].Target < binds[b].Target })
 	r.dirs["/tmp"] = true
 	r.data["/etc/passwd"] = []byte("root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/sbin/nologin\n")
@@ -436,9 +543,10 @@ func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mount
 		return err
 	})
 	if err != nil {
-		return "", nil, false, err
+		return img, err
 	}
-	return ref, binds, selfKill, nil
+	img.ref, img.binds = ref, binds
+	return img, nil
 }
 
 // used records an image a job ran in (or was imported for), for Close.
@@ -788,4 +896,249 @@ func cmdName(argv []string) string {
 		name = name[:200] + "…"
 	}
 	return name
+}
+
+// goRoot is a Go installation of this machine, which the jobs that run its
+// go command see read-only at its own path.
+type goRoot struct {
+	dir  string // GOROOT, as `go env GOROOT` tells
+	real string // dir with its symbolic links resolved
+	// binds are read-only binds of dir and of what the symbolic links in
+	// it lead to outside it (Debian's GOROOT links to /usr/share).
+	binds []mount.Mount
+	files map[string]bool // the bind targets that are files
+}
+
+// isGoCommand reports whether the program at host is a go command.
+func isGoCommand(host string) bool {
+	if filepath.Base(host) == "go" {
+		return true
+	}
+	real, err := filepath.EvalSymlinks(host)
+	return err == nil && filepath.Base(real) == "go"
+}
+
+// goRoot returns the Go installation of the go command at goBin, asked of
+// it once while the Jobs is open.
+func (j *Jobs) goRoot(ctx context.Context, goBin string) (*goRoot, error) {
+	j.mu.Lock()
+	g := j.goroots[goBin]
+	j.mu.Unlock()
+	if g != nil {
+		return g, nil
+	}
+	g, err := findGoRoot(ctx, goBin, j.d.tc.env, os.Getuid() == 0)
+	if err != nil {
+		return nil, err
+	}
+	j.mu.Lock()
+	j.goroots[goBin] = g
+	j.mu.Unlock()
+	return g, nil
+}
+
+// findGoRoot asks the go command at goBin (with the environment env) for
+// its GOROOT and lists the binds that show it in a container. With
+// forNobody, the job's user is nobody, and every file of the installation
+// must be readable by all.
+func findGoRoot(ctx context.Context, goBin string, env []string, forNobody bool) (*goRoot, error) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, goBin, "env", "GOROOT")
+	// Out of any module, and with no toolchain switch, the answer is this
+	// go command's own.
+	cmd.Dir = "/"
+	cmd.Env = append(withoutEnv(env, "GOTOOLCHAIN", "GOFLAGS"), "GOTOOLCHAIN=local")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s env GOROOT: %w%s", goBin, err, proc.Tail([]byte(stderr.String()), 300))
+	}
+	dir := strings.TrimSpace(string(out))
+	if !filepath.IsAbs(dir) {
+		return nil, fmt.Errorf("%s env GOROOT: %q is not an absolute path", goBin, dir)
+	}
+	dir = filepath.Clean(dir)
+	if dir == "/" || dir == "/tmp" {
+		return nil, fmt.Errorf("%s env GOROOT: %s cannot be mounted in a job", goBin, dir)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "src", "runtime")); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("%s env GOROOT: %s holds no Go source tree", goBin, dir)
+	}
+	real, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, fmt.Errorf("GOROOT %s: %w", dir, err)
+	}
+	g := &goRoot{dir: dir, real: real, files: map[string]bool{}}
+	g.binds = append(g.binds, mount.Mount{Type: mount.TypeBind, Source: real, Target: dir, ReadOnly: true})
+	outside := map[string]string{} // container path → this machine's file
+	if err := walkGoRoot(real, dir, forNobody, outside); err != nil {
+		return nil, err
+	}
+	targets := make([]string, 0, len(outside))
+	for t := range outside {
+		targets = append(targets, t)
+	}
+	sort.Strings(targets)
+	for i, t := range targets {
+		if i > 0 && within(t, targets[:i]) {
+			continue
+		}
+		// What a link leads to is checked like the installation itself;
+		// the links in it are not followed further.
+		if err := walkGoRoot(outside[t], t, forNobody, nil); err != nil {
+			return nil, err
+		}
+		if fi, err := os.Stat(outside[t]); err == nil && !fi.IsDir() {
+			g.files[t] = true
+		}
+		g.binds = append(g.binds, mount.Mount{Type: mount.TypeBind, Source: outside[t], Target: t, ReadOnly: true})
+	}
+	return g, nil
+}
+
+// walkGoRoot walks the tree at host, which a job sees at path: with
+// forNobody, every directory and file must be readable by all; the
+// symbolic links that lead out of path (resolved as the job would) go to
+// outside when it is not nil, dangling ones left out.
+func walkGoRoot(host, path string, forNobody bool, outside map[string]string) error {
+	return filepath.WalkDir(host, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("Go installation %s: %w", path, err)
+		}
+		rel, _ := filepath.Rel(host, p)
+		in := filepath.Join(path, rel)
+		if forNobody {
+			info, err := d.Info()
+			if err != nil {
+				return fmt.Errorf("Go installation %s: %w", path, err)
+			}
+			need := fs.FileMode(0o004)
+			if info.IsDir() {
+				need = 0o005
+			}
+			if info.Mode()&fs.ModeSymlink == 0 && info.Mode().Perm()&need != need {
+				return fmt.Errorf("Go installation %s: %s is not readable by the job's user (nobody); make the installation readable by all", path, in)
+			}
+		}
+		if outside == nil || d.Type()&fs.ModeSymlink == 0 {
+			return nil
+		}
+		target, err := os.Readlink(p)
+		if err != nil {
+			return fmt.Errorf("Go installation %s: %w", path, err)
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(in), target)
+		}
+		target = filepath.Clean(target)
+		if target == path || strings.HasPrefix(target, path+"/") || target == "/" || target == "/tmp" {
+			return nil
+		}
+		if src, err := filepath.EvalSymlinks(p); err == nil {
+			outside[target] = src
+		}
+		return nil
+	})
+}
+
+// within reports whether p lies in one of the directories dirs.
+func within(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// goEnv adds to env what the go command needs in a job, unless env sets it:
+// GOROOT; its module and build caches under the container's /tmp, the only
+// place the job's user may write; no module proxy and no toolchain
+// download, since a job reaches nothing beyond an agent; and cgo off
+// unless the image holds gcc.
+func goEnv(env []string, goroot string, gcc bool) []string {
+	defaults := []string{
+		"GOROOT=" + goroot,
+		"GOPATH=/tmp/go",
+		"GOMODCACHE=/tmp/go/pkg/mod",
+		"GOCACHE=/tmp/go-build",
+		"GOTOOLCHAIN=local",
+		"GOPROXY=off",
+	}
+	if !gcc {
+		defaults = append(defaults, "CGO_ENABLED=0")
+	}
+	set := map[string]bool{}
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		set[k] = true
+	}
+	out := make([]string, 0, len(env)+len(defaults))
+	for _, kv := range defaults {
+		if k, _, _ := strings.Cut(kv, "="); !set[k] {
+			out = append(out, kv)
+		}
+	}
+	return append(out, env...)
+}
+
+// withoutEnv returns env without the variables keys.
+func withoutEnv(env []string, keys ...string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(keys, k) {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// GoModuleError reports that the go command of a job failed for want of a
+// module: a job reaches no module proxy (GOPROXY=off) and starts with an
+// empty module cache, so the modules that Go code or its tests need beyond
+// the standard library must be vendored beside its go.mod (go mod vendor).
+type GoModuleError struct {
+	// Line is what the go command said about it.
+	Line string
+}
+
+func (e *GoModuleError) Error() string {
+	return "go could not get a module it needs (" + e.Line + "): a job has no network and GOPROXY=off, " +
+		"so modules beyond the standard library must be required in go.mod and vendored beside it (go mod vendor)"
+}
+
+// goModuleSigns are what the go command says when a module it needs is not
+// there and may not be downloaded.
+var goModuleSigns = []string{
+	"module lookup disabled by GOPROXY=off",
+	"missing go.sum entry",
+	"no required module provides package",
+	"cannot find module providing package",
+}
+
+// goModuleTrouble returns the first line of a go command's output (its
+// stderr, then its stdout, read as go test -json events when it is JSON)
+// that tells of a module it could not get, or "".
+func goModuleTrouble(stdout, stderr []byte) string {
+	for _, out := range [][]byte{stderr, stdout} {
+		for line := range strings.Lines(string(out)) {
+			var ev struct{ Output string }
+			if json.Unmarshal([]byte(line), &ev) == nil && ev.Output != "" {
+				line = ev.Output
+			}
+			for _, sign := range goModuleSigns {
+				if strings.Contains(line, sign) {
+					line = strings.TrimSpace(line)
+					if len(line) > 300 {
+						line = line[:300] + "…"
+					}
+					return line
+				}
+			}
+		}
+	}
+	return ""
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -22,6 +24,7 @@ import (
 	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/client"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentnet/agentnet/deploy"
 )
@@ -373,4 +376,239 @@ func TestJobOrphanHelper(t *testing.T) {
 	}
 	jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{"python3", "-u", "-c", "import time\nprint('job started')\ntime.sleep(600)"},
 		Mounts: []deploy.Mount{{Host: os.Getenv("AGENTNET_JOB_HELPER_DIR")}}, Timeout: 2 * time.Second, Tee: os.Stdout})
+}
+
+// TestJobGo runs this machine's go command in jobs: go test -json against
+// its GOROOT, mounted read-only, with the caches in the container's /tmp
+// and a test that fails on purpose; the environment a Go job gets; go as
+// one of the programs of a shell; cgo with and without gcc in the image;
+// modules vendored, and missing (the error says why).
+func TestJobGo(t *testing.T) {
+	t.Parallel()
+	jobs, _, name := newJobs(t)
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Fatal("gcc is not installed: a job of the test brings it")
+	}
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goroot := strings.TrimSpace(string(out))
+	tests := []struct {
+		name     string
+		files    map[string]string
+		argv     []string
+		programs []string
+		env      []string
+		want     map[string]string // go test -json: each test's action
+		stdout   string
+		err      string // in the error; "" for none
+		modErr   bool   // the error is a *deploy.GoModuleError
+	}{
+		{
+			name: "go test",
+			files: map[string]string{
+				"go.mod": "module example.com/job\n\ngo 1.22\n",
+				"job_test.go": `package job
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestGoroot(t *testing.T) {
+	goroot := os.Getenv("GOROOT")
+	if _, err := os.Stat(filepath.Join(goroot, "src", "runtime", "proc.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(goroot, "agentnet-job-test"), nil, 0o644); err == nil {
+		t.Errorf("the job wrote into GOROOT %s", goroot)
+	}
+}
+
+func TestUser(t *testing.T) {
+	if os.Getuid() == 0 {
+		t.Error("the job runs as root")
+	}
+}
+
+func TestFails(t *testing.T) { t.Fatal("on purpose") }
+`,
+			},
+			argv: []string{"go", "test", "-json", "./..."},
+			want: map[string]string{"TestGoroot": "pass", "TestUser": "pass", "TestFails": "fail"},
+			err:  "exited with status 1",
+		},
+		{
+			name:   "environment",
+			files:  map[string]string{"go.mod": "module example.com/job\n\ngo 1.22\n"},
+			argv:   []string{"go", "env", "GOROOT", "GOPATH", "GOMODCACHE", "GOCACHE", "GOPROXY", "GOTOOLCHAIN", "CGO_ENABLED", "GOFLAGS"},
+			env:    []string{"GOFLAGS=-count=1"},
+			stdout: goroot + "\n/tmp/go\n/tmp/go/pkg/mod\n/tmp/go-build\noff\nlocal\n0\n-count=1\n",
+		},
+		{
+			name:     "go among the programs of a shell",
+			argv:     []string{"sh", "-c", "command -v go && go env GOROOT"},
+			programs: []string{"go"},
+			stdout:   "/usr/local/bin/go\n" + goroot + "\n",
+		},
+		{
+			name:     "gcc in the image",
+			argv:     []string{"go", "env", "CGO_ENABLED"},
+			programs: []string{"gcc"},
+			stdout:   "1\n",
+		},
+		{
+			name: "vendored module",
+			files: map[string]string{
+				"go.mod":                        "module example.com/job\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n",
+				"job.go":                        "package job\n\nimport \"example.com/dep\"\n\nvar X = dep.Answer\n",
+				"vendor/modules.txt":            "# example.com/dep v1.0.0\n## explicit; go 1.22\nexample.com/dep\n",
+				"vendor/example.com/dep/dep.go": "package dep\n\nconst Answer = 42\n",
+			},
+			argv:   []string{"go", "list", "-deps", "-f", "{{.ImportPath}} {{.Module}}", "./..."},
+			stdout: "example.com/dep example.com/dep v1.0.0\nexample.com/job example.com/job\n",
+		},
+		{
+			name: "missing module",
+			files: map[string]string{
+				"go.mod": "module example.com/job\n\ngo 1.22\n\nrequire example.com/absent v1.0.0\n",
+				"job.go": "package job\n\nimport \"example.com/absent\"\n\nvar X = absent.Answer\n",
+			},
+			argv:   []string{"go", "build", "./..."},
+			err:    "missing go.sum entry for module providing package example.com/absent",
+			modErr: true,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			writeFiles(t, dir, tt.files)
+			res := jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: tt.argv, Programs: tt.programs, Env: tt.env,
+				Mounts: []deploy.Mount{{Host: dir}}, Timeout: 5 * time.Minute})
+			switch {
+			case tt.err == "" && res.Err != nil:
+				t.Fatalf("Run(%s) error = %v\nstdout:\n%s", tt.name, res.Err, res.Stdout)
+			case tt.err != "" && (res.Err == nil || !strings.Contains(res.Err.Error(), tt.err)):
+				t.Fatalf("Run(%s) error = %v, want %q\nstdout:\n%s", tt.name, res.Err, tt.err, res.Stdout)
+			}
+			var gm *deploy.GoModuleError
+			if got := errors.As(res.Err, &gm); got != tt.modErr {
+				t.Errorf("Run(%s) error = %v: a *GoModuleError %v, want %v", tt.name, res.Err, got, tt.modErr)
+			}
+			if tt.modErr && !strings.Contains(res.Err.Error(), "vendored beside it (go mod vendor)") {
+				t.Errorf("Run(%s) error = %v, want it to say the modules must be vendored", tt.name, res.Err)
+			}
+			if tt.want != nil {
+				if diff := cmp.Diff(tt.want, goTestActions(t, res.Stdout)); diff != "" {
+					t.Errorf("Run(%s): tests (-want +got):\n%s\nstdout:\n%s", tt.name, diff, res.Stdout)
+				}
+			} else if string(res.Stdout) != tt.stdout {
+				t.Errorf("Run(%s) stdout = %q, want %q", tt.name, res.Stdout, tt.stdout)
+			}
+		})
+	}
+}
+
+// goTestActions reads go test -json output: each test's last pass or fail.
+func goTestActions(t *testing.T, out []byte) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	for line := range strings.Lines(string(out)) {
+		var ev struct{ Action, Test string }
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("go test -json line %q: %v", line, err)
+		}
+		if ev.Test != "" && (ev.Action == "pass" || ev.Action == "fail") {
+			got[ev.Test] = ev.Action
+		}
+	}
+	return got
+}
+
+// TestJobGoLinkedRoot runs a go command whose GOROOT is mostly relative
+// symbolic links out of it (as Debian's /usr/lib/go-1.N links to
+// /usr/share/go-1.N): the job follows them to the Go tree and compiles
+// with its tools. A Go installation that the job's user could not read is
+// refused, when that user is nobody.
+func TestJobGoLinkedRoot(t *testing.T) {
+	t.Parallel()
+	_, _, name := newJobs(t)
+	out, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goroot := strings.TrimSpace(string(out))
+	linked := filepath.Join(t.TempDir(), "lib", "go")
+	if err := os.MkdirAll(filepath.Join(linked, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exe, err := os.ReadFile(filepath.Join(goroot, "bin", "go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(linked, "bin", "go"), exe, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(goroot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name() == "bin" {
+			continue
+		}
+		rel, err := filepath.Rel(linked, filepath.Join(goroot, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(rel, filepath.Join(linked, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The go command finds its GOROOT from where it lies, unless told.
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOROOT=") {
+			env = append(env, kv)
+		}
+	}
+	jobs, err := deploy.NewJobs(deploy.Config{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { jobs.Close(context.Background()) })
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"go.mod": "module example.com/job\n\ngo 1.22\n", "job.go": "package job\n\nfunc Answer() int { return 42 }\n"})
+	goBin := filepath.Join(linked, "bin", "go")
+	res := jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{goBin, "list", "-f", "{{.Dir}}", "fmt"}, Mounts: []deploy.Mount{{Host: dir}}})
+	if want := filepath.Join(linked, "src", "fmt") + "\n"; res.Err != nil || string(res.Stdout) != want {
+		t.Errorf("Run(go list fmt) = %q, %v; want %q", res.Stdout, res.Err, want)
+	}
+	res = jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{goBin, "build", "-x", "./..."}, Mounts: []deploy.Mount{{Host: dir}}, Timeout: 5 * time.Minute})
+	if compile := filepath.Join(linked, "pkg", "tool"); res.Err != nil || !strings.Contains(string(res.Stderr), compile) {
+		t.Errorf("Run(go build) error = %v, stderr:\n%s\nwant it built with the tools in %s", res.Err, res.Stderr, compile)
+	}
+
+	// A GOROOT with a file only its owner reads, in a Jobs that has not
+	// seen it yet.
+	if err := os.Chmod(goBin, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	jobs2, err := deploy.NewJobs(deploy.Config{Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { jobs2.Close(context.Background()) })
+	res = jobs2.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{goBin, "env", "GOROOT"}, Mounts: []deploy.Mount{{Host: dir}}})
+	if os.Getuid() == 0 {
+		if res.Err == nil || !strings.Contains(res.Err.Error(), goBin+" is not readable by the job's user (nobody)") {
+			t.Errorf("Run(unreadable GOROOT) error = %v, want it refused", res.Err)
+		}
+	} else if res.Err != nil || string(res.Stdout) != linked+"\n" {
+		// The job runs as the owner of the files.
+		t.Errorf("Run(GOROOT only its owner reads) = %q, %v; want %s", res.Stdout, res.Err, linked)
+	}
 }

@@ -149,9 +149,12 @@ const testsMaxOutput = 16 << 20
 // the agent at deploy.BesideURL; the container is removed when the command
 // ends or its budget does. Its image holds the command's program with what
 // it needs (a Python's standard library, a shell's usual tools, and curl
-// for a shell when this machine has it). Its environment is the three
-// AGENTNET_ variables and the locale of the run's: no credential reaches
-// the tests, which may run the delivery's code.
+// for a shell when this machine has it); the go command sees this
+// machine's GOROOT, read-only, with empty caches and no module proxy, so a
+// Go test suite runs on the standard library and vendored modules alone
+// (see deploy.Jobs.Run). Its environment is the three AGENTNET_ variables
+// and the locale of the run's: no credential reaches the tests, which may
+// run the delivery's code.
 func (e *evaluator) runTestsInJob(ctx context.Context, c *tasks.Case, argv []string, dir, dcopy string, agent *deploy.Agent, budget time.Duration) testsRun {
 	env := []string{envDelivery + "=" + dcopy, envAgentURL + "=" + deploy.BesideURL(), envTestsDir + "=" + dir, "PYTHONDONTWRITEBYTECODE=1"}
 	for _, kv := range e.env {
@@ -174,6 +177,11 @@ func (e *evaluator) runTestsInJob(ctx context.Context, c *tasks.Case, argv []str
 	case res.Err == nil, res.TimedOut:
 	case res.ExitCode > 0:
 		out.exitErr = fmt.Errorf("exit status %d", res.ExitCode)
+		if gm := (*deploy.GoModuleError)(nil); errors.As(res.Err, &gm) {
+			// Say why, since nothing in the tests' output tells that
+			// the container has no module proxy.
+			out.exitErr = fmt.Errorf("exit status %d: %w", res.ExitCode, gm)
+		}
 	default:
 		out.failed = res.Err
 	}

@@ -81,8 +81,11 @@ func TestRunTests(t *testing.T) {
 
 // TestRunTestsDocker runs hidden tests in a fresh container beside a
 // delivery deployed by the docker runtime: Python unittest reaching the
-// agent over A2A (its results parsed), and a command that outlives its
-// budget (killed with its container).
+// agent over A2A (its results parsed); go test -json reading the agent's
+// card over HTTP, all of it passing, then with a test that fails on
+// purpose; go test of a module that imports one it cannot get (the detail
+// says why); and a command that outlives its budget (killed with its
+// container).
 func TestRunTestsDocker(t *testing.T) {
 	// Not in parallel with the other docker tests of the package: runtimes
 	// of their own that create the agent network at the same moment can
@@ -114,16 +117,25 @@ func TestRunTestsDocker(t *testing.T) {
 		command []string
 		timeout time.Duration
 		want    eval.TestsResult
+		detail  string // in the result's detail
 	}{
 		{"unittest over A2A", "a2a", []string{"python3", "-m", "unittest", "-v"}, 0, eval.TestsResult{
-			Outcome: eval.TestsFailed, Passed: 3, Total: 4, Format: "unittest", Failed: []string{"test_agent.Agent.test_wrong"}}},
+			Outcome: eval.TestsFailed, Passed: 3, Total: 4, Format: "unittest", Failed: []string{"test_agent.Agent.test_wrong"}}, ""},
+		{"go test over HTTP", "gocard", []string{"go", "test", "-json", "-run", "^TestCardName$", "./..."}, 0, eval.TestsResult{
+			Outcome: eval.TestsPassed, Passed: 1, Total: 1, Format: "go-test-json"}, ""},
+		{"go test over HTTP, one failing", "gocard", []string{"go", "test", "-json", "./..."}, 0, eval.TestsResult{
+			Outcome: eval.TestsFailed, Passed: 1, Total: 2, Format: "go-test-json", Failed: []string{"example.com/card TestCardNameWrongOnPurpose"}},
+			"1 of 2 passed; exit status 1"},
+		{"go test without its module", "gomodule", []string{"go", "test", "-json", "./..."}, 0, eval.TestsResult{
+			Outcome: eval.TestsFailed, Total: 1, Format: "go-test-json", Failed: []string{"example.com/needsmodule (package)"}},
+			"0 of 1 passed; exit status 1: go could not get a module it needs (needs_test.go:8:2: missing go.sum entry for module providing package example.com/absent"},
 		{"timeout", "slow", []string{"sh", "run.sh"}, 3 * time.Second, eval.TestsResult{
-			Outcome: eval.TestsTimeout, Passed: 1, Total: 1, Format: "tap"}},
+			Outcome: eval.TestsTimeout, Passed: 1, Total: 1, Format: "tap"}, ""},
 	}
-	for _, tt := range tests {
+	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			c := &tasks.Case{ID: "docker-" + tt.dir + "-" + hex.EncodeToString(b[:]), Tests: &tasks.HiddenTests{Dir: tt.dir, Command: tt.command}}
+			c := &tasks.Case{ID: "docker-" + strconv.Itoa(i) + "-" + hex.EncodeToString(b[:]), Tests: &tasks.HiddenTests{Dir: tt.dir, Command: tt.command}}
 			if tt.timeout > 0 {
 				c.Gates = &tasks.Gates{CaseTimeout: tasks.Duration{Duration: tt.timeout}}
 			}
@@ -132,6 +144,9 @@ func TestRunTestsDocker(t *testing.T) {
 			got.Detail, got.Log = "", ""
 			if diff := cmp.Diff(tt.want, *got); diff != "" {
 				t.Errorf("runTests(%s) (-want +got):\n%s\ndetail: %s", tt.name, diff, detail)
+			}
+			if !strings.Contains(detail, tt.detail) {
+				t.Errorf("runTests(%s) detail = %q, want it to hold %q", tt.name, detail, tt.detail)
 			}
 			if ids, err := jobs.Containers(context.Background(), "tests-"+c.ID); err != nil || len(ids) != 0 {
 				t.Errorf("containers of the tests = %v (%v), want none", ids, err)

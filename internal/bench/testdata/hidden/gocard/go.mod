@@ -1,0 +1,3 @@
+module example.com/card
+
+go 1.22
