@@ -8,6 +8,10 @@
 //   - Store keeps records. OpenSQLite is the default: an embedded SQLite file
 //     (pure Go, no cgo) in WAL mode with schema migrations and an FTS5 index
 //     ranked by bm25. ":memory:" gives an in-memory store for tests.
+//     OpenPostgres keeps them in a PostgreSQL database (pgx), searched with
+//     a weighted tsvector in a GIN index ranked by ts_rank, for several
+//     registry instances on one database. Open picks one by its argument: a
+//     postgres:// URL or a file path. Both pass the same conformance tests.
 //   - Service registers agents by URL (fetch, validate through a
 //     CardValidator, store) and answers lists and searches.
 //   - Prober checks every registered agent on a jittered interval with

@@ -22,6 +22,7 @@ var binDir string
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	stopPostgres()
 	if binDir != "" {
 		os.RemoveAll(binDir)
 	}

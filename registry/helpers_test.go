@@ -158,9 +158,9 @@ func (f *fakeAgents) serve(w http.ResponseWriter, r *http.Request) {
 	w.Write(data)
 }
 
-// testRegistry is a registry on httptest over an in-memory store.
+// testRegistry is a registry on httptest over a store.
 type testRegistry struct {
-	store  *SQLiteStore
+	store  Store
 	svc    *Service
 	srv    *httptest.Server
 	client *Client // with the token
@@ -169,6 +169,7 @@ type testRegistry struct {
 
 const testToken = "s3cret-token"
 
+// newTestRegistry returns a registry over an in-memory SQLite store.
 func newTestRegistry(t *testing.T, opts ...Option) *testRegistry {
 	t.Helper()
 	store, err := OpenSQLite(t.Context(), ":memory:")
@@ -176,6 +177,12 @@ func newTestRegistry(t *testing.T, opts ...Option) *testRegistry {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
+	return newTestRegistryOn(t, store, opts...)
+}
+
+// newTestRegistryOn returns a registry over store, which the caller closes.
+func newTestRegistryOn(t *testing.T, store Store, opts ...Option) *testRegistry {
+	t.Helper()
 	svc := NewService(store, cardsValidator(), append([]Option{WithFetchTimeout(2 * time.Second)}, opts...)...)
 	srv := httptest.NewServer(NewHandler(svc, WithToken(testToken)))
 	t.Cleanup(srv.Close)

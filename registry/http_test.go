@@ -24,8 +24,12 @@ func reverserCard() *a2a.AgentCard {
 
 func TestRegisterAndReregister(t *testing.T) {
 	t.Parallel()
-	agents := newFakeAgents(t)
-	reg := newTestRegistry(t)
+	testRegisterAndReregister(t, newTestRegistry(t), newFakeAgents(t))
+}
+
+// testRegisterAndReregister registers, re-registers and deletes an agent
+// through reg's API; TestPostgresService runs it on the PostgreSQL store.
+func testRegisterAndReregister(t *testing.T, reg *testRegistry, agents *fakeAgents) {
 	ctx := t.Context()
 	agents.set(t, "reverser", reverserCard())
 
@@ -268,8 +272,12 @@ func TestFetchTimeout(t *testing.T) {
 
 func TestSearchAPI(t *testing.T) {
 	t.Parallel()
-	agents := newFakeAgents(t)
-	reg := newTestRegistry(t)
+	testSearchAPI(t, newTestRegistry(t), newFakeAgents(t))
+}
+
+// testSearchAPI searches, lists and pages through reg's API;
+// TestPostgresService runs it on the PostgreSQL store.
+func testSearchAPI(t *testing.T, reg *testRegistry, agents *fakeAgents) {
 	ctx := t.Context()
 	agents.set(t, "reverser", reverserCard())
 	agents.set(t, "wordfreq", testCard("wordfreq", "Word frequencies of a text.",

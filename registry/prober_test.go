@@ -8,8 +8,12 @@ import (
 
 func TestProberRound(t *testing.T) {
 	t.Parallel()
-	agents := newFakeAgents(t)
-	reg := newTestRegistry(t)
+	testProberRound(t, newTestRegistry(t), newFakeAgents(t))
+}
+
+// testProberRound takes an agent through up, changed, down and back;
+// TestPostgresService runs it on the PostgreSQL store.
+func testProberRound(t *testing.T, reg *testRegistry, agents *fakeAgents) {
 	ctx := t.Context()
 	agents.set(t, "reverser", reverserCard())
 	rec := mustRegister(t, reg.client, agents.url("reverser"))

@@ -114,8 +114,9 @@ var (
 	ErrNotFound = errors.New("agent not found")
 )
 
-// InvalidError reports every problem with a registration or a query. The
-// HTTP API answers it with 422 (registrations) or 400 (queries).
+// InvalidError reports every problem with a registration, a query or a
+// database URL. The HTTP API answers it with 422 (registrations) or 400
+// (queries).
 type InvalidError struct {
 	Subject  string   // what was invalid: a URL, "query"
 	Problems []string // every problem, each a sentence

@@ -36,7 +36,7 @@ var CardsValidator = CardValidatorFunc(func(data []byte) (*a2a.AgentCard, []stri
 // ServerConfig configures Start.
 type ServerConfig struct {
 	Addr   string // listen address; port 0 picks a free port
-	DB     string // the SQLite file (created, its directory too)
+	DB     string // the SQLite file (created, its directory too), or a postgres:// URL
 	Token  string // bearer token for writes; "" for none
 	Logger *slog.Logger
 	Prober []ProberOption
@@ -48,25 +48,26 @@ type Server struct {
 	// URL is the registry's base URL, without a trailing slash.
 	URL string
 
-	store      *SQLiteStore
+	store      Store
 	srv        *http.Server
 	stopProber context.CancelFunc
 	proberDone chan struct{}
 	served     chan error
 }
 
-// Start opens the store and starts serving. The registry runs until Close;
+// Start opens the store (Open: SQLite, or PostgreSQL for a postgres:// URL)
+// and starts serving. The registry runs until Close;
 // ctx bounds only the start.
 func Start(ctx context.Context, cfg ServerConfig) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if dir := filepath.Dir(cfg.DB); dir != "" {
+	if dir := filepath.Dir(cfg.DB); dir != "" && !IsPostgresURL(cfg.DB) {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("registry: %w", err)
 		}
 	}
-	store, err := OpenSQLite(ctx, cfg.DB)
+	store, err := Open(ctx, cfg.DB)
 	if err != nil {
 		return nil, fmt.Errorf("registry: %w", err)
 	}
@@ -97,7 +98,7 @@ func Start(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		NewProber(svc, cfg.Prober...).Run(pctx)
 	}()
 	go func() { s.served <- s.srv.Serve(ln) }()
-	cfg.Logger.Info("registry serving", "url", s.URL, "db", cfg.DB, "auth", cfg.Token != "")
+	cfg.Logger.Info("registry serving", "url", s.URL, "db", RedactDB(cfg.DB), "auth", cfg.Token != "")
 	return s, nil
 }
 

@@ -10,9 +10,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"sync"
 	"time"
-	"unicode"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 )
@@ -403,25 +401,8 @@ func decodeCursor(s string) (cursor, error) {
 
 // Search words. Every word becomes a quoted FTS5 phrase, so nothing in the
 // text is FTS5 syntax (operators, column filters, quotes), and the MATCH
-// expression is a bound parameter, so nothing reaches SQL unbound.
-
-// queryWords returns the distinct lowercased words of a search text without
-// its stop words, and whether the text has nothing else (then words are
-// those stop words): "words of a text" must not match every card that says
-// "of a".
-func queryWords(text string) (words []string, onlyStop bool) {
-	all := searchWords(strings.ToLower(text))
-	for _, w := range all {
-		if !stopWords[w] {
-			words = append(words, w)
-		}
-	}
-	if len(words) == 0 {
-		words, onlyStop = all, true
-	}
-	slices.Sort(words)
-	return slices.Compact(words), onlyStop
-}
+// expression is a bound parameter, so nothing reaches SQL unbound. Which
+// words a search matches is planned in search.go, alike for every store.
 
 // matchAny is the FTS5 expression matching any of words.
 func matchAny(words []string) string {
@@ -430,50 +411,6 @@ func matchAny(words []string) string {
 		ph[i] = `"` + w + `"`
 	}
 	return strings.Join(ph, " OR ")
-}
-
-// stopWords are Lucene's English stop words (EnglishAnalyzer's default
-// set): function words that say nothing about what an agent does.
-var stopWords = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`a an and are as at be but by for if in into is it no not of on or
-		such that the their then there these they this to was will with`) {
-		stopWords[w] = true
-	}
-}
-
-// searchWords splits text into the letters-and-digits runs the index holds.
-func searchWords(text string) []string {
-	return strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// Common words. FTS5's bm25 costs a few microseconds for every matching
-// card, so a query of words found in thousands of cards would rank them
-// all. In a registry of more than exactRankMax cards, a query's words are
-// therefore matched rarest first, while the cards they match stay within
-// rankBudget; the more common words left are dropped (a word in most cards
-// says little about which one is wanted: bm25 gives a word in more than half
-// of them no weight at all). When even the rarest word matches more than
-// rankBudget cards, its rankBudget most recently registered matches are
-// ranked; but a query made only of stop words is not ranked at all: its
-// matches are listed newest first, each with score 0. Ranking them would
-// order cards by how often they say "the", which is no relevance. Smaller
-// registries always rank every match.
-const (
-	exactRankMax    = 5000
-	rankBudget      = 4000
-	docFreqTTL      = time.Minute
-	docFreqCacheMax = 10000
-)
-
-// docFreqs caches how many cards contain each word, and how many cards
-// there are; counts are refreshed after docFreqTTL.
-type docFreqs struct {
-	mu    sync.Mutex
-	at    time.Time
-	cards int
-	df    map[string]int
 }
 
 // searchPlan is how Find answers one search.
@@ -490,48 +427,24 @@ type searchPlan struct {
 // plan returns how to search for words, which are only stop words when
 // onlyStop is set.
 func (s *SQLiteStore) plan(ctx context.Context, words []string, onlyStop bool) (searchPlan, error) {
-	s.dfs.mu.Lock()
-	defer s.dfs.mu.Unlock()
-	if time.Since(s.dfs.at) > docFreqTTL || len(s.dfs.df) > docFreqCacheMax {
-		if err := s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM agents").Scan(&s.dfs.cards); err != nil {
-			return searchPlan{}, err
-		}
-		s.dfs.at, s.dfs.df = time.Now(), map[string]int{}
+	p, err := s.dfs.plan(ctx, sqliteCounter{s}, s.exactMax, s.budget, words, onlyStop)
+	if err != nil {
+		return searchPlan{}, err
 	}
-	if s.dfs.cards <= s.exactMax {
-		return searchPlan{expr: matchAny(words)}, nil
-	}
-	type wdf struct {
-		w  string
-		df int
-	}
-	var ws []wdf
-	for _, w := range words {
-		df, ok := s.dfs.df[w]
-		if !ok {
-			err := s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM agents_fts WHERE agents_fts MATCH ?", matchAny([]string{w})).Scan(&df)
-			if err != nil {
-				return searchPlan{}, err
-			}
-			s.dfs.df[w] = df
-		}
-		ws = append(ws, wdf{w, df})
-	}
-	slices.SortFunc(ws, func(a, b wdf) int { return a.df - b.df })
-	if ws[0].df > s.budget {
-		if onlyStop {
-			return searchPlan{expr: matchAny(words), candidates: s.budget, unranked: true}, nil
-		}
-		return searchPlan{expr: matchAny([]string{ws[0].w}), candidates: s.budget}, nil
-	}
-	kept, total := []string{}, 0
-	for _, x := range ws {
-		if total+x.df > s.budget {
-			break
-		}
-		kept, total = append(kept, x.w), total+x.df
-	}
-	return searchPlan{expr: matchAny(kept)}, nil
+	return searchPlan{expr: matchAny(p.words), candidates: p.candidates, unranked: p.unranked}, nil
+}
+
+// sqliteCounter counts cards for the search planner.
+type sqliteCounter struct{ s *SQLiteStore }
+
+func (c sqliteCounter) countCards(ctx context.Context) (n int, err error) {
+	err = c.s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM agents").Scan(&n)
+	return n, err
+}
+
+func (c sqliteCounter) countMatches(ctx context.Context, word string) (n int, err error) {
+	err = c.s.r.QueryRowContext(ctx, "SELECT COUNT(*) FROM agents_fts WHERE agents_fts MATCH ?", matchAny([]string{word})).Scan(&n)
+	return n, err
 }
 
 // Find implements Store. It picks one page of row numbers first, then reads

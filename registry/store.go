@@ -33,6 +33,24 @@ type Store interface {
 	Close() error
 }
 
+// Open opens the store db names: the PostgreSQL database at a postgres:// or
+// postgresql:// URL (OpenPostgres), else the SQLite file at path db
+// (OpenSQLite). The caller closes the store.
+func Open(ctx context.Context, db string) (Store, error) {
+	if IsPostgresURL(db) {
+		s, err := OpenPostgres(ctx, db)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	s, err := OpenSQLite(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 // Entry is what a registration writes: a validated card and the text the
 // search index holds.
 type Entry struct {

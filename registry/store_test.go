@@ -15,12 +15,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// storeCases runs the Store conformance tests against every store.
+// storeCases are the stores the conformance tests run against. open returns
+// a new, empty store, closed when t ends; need, when set, skips (or fails) t
+// when the store cannot run here.
 var storeCases = []struct {
 	name string
+	need func(t *testing.T)
 	open func(t *testing.T) Store
 }{
-	{"sqlite-memory", func(t *testing.T) Store {
+	{"sqlite-memory", nil, func(t *testing.T) Store {
 		s, err := OpenSQLite(t.Context(), ":memory:")
 		if err != nil {
 			t.Fatal(err)
@@ -28,7 +31,7 @@ var storeCases = []struct {
 		t.Cleanup(func() { s.Close() })
 		return s
 	}},
-	{"sqlite-file", func(t *testing.T) Store {
+	{"sqlite-file", nil, func(t *testing.T) Store {
 		s, err := OpenSQLite(t.Context(), filepath.Join(t.TempDir(), "reg.db"))
 		if err != nil {
 			t.Fatal(err)
@@ -36,6 +39,7 @@ var storeCases = []struct {
 		t.Cleanup(func() { s.Close() })
 		return s
 	}},
+	{"postgres", func(t *testing.T) { needPostgres(t) }, func(t *testing.T) Store { return openPostgres(t) }},
 }
 
 var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
@@ -49,18 +53,70 @@ func entry(name, desc, skills string, at time.Time, tags ...string) Entry {
 	}
 }
 
+// TestStore runs the Store conformance tests against every store.
 func TestStore(t *testing.T) {
 	t.Parallel()
 	for _, sc := range storeCases {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
-			t.Run("PutGetHistory", func(t *testing.T) { t.Parallel(); testPutGet(t, sc.open(t)) })
-			t.Run("Delete", func(t *testing.T) { t.Parallel(); testDelete(t, sc.open(t)) })
-			t.Run("FindByName", func(t *testing.T) { t.Parallel(); testFindByName(t, sc.open(t)) })
-			t.Run("FindRanked", func(t *testing.T) { t.Parallel(); testFindRanked(t, sc.open(t)) })
-			t.Run("Health", func(t *testing.T) { t.Parallel(); testHealth(t, sc.open(t)) })
+			if sc.need != nil {
+				sc.need(t)
+			}
+			storeConformance(t, sc.open)
 		})
 	}
+}
+
+// storeConformance runs every Store test, each on a new store from open:
+// what any Store implementation must do.
+func storeConformance(t *testing.T, open func(t *testing.T) Store) {
+	for _, tc := range []struct {
+		name string
+		run  func(*testing.T, Store)
+	}{
+		{"PutGetHistory", testPutGet},
+		{"Delete", testDelete},
+		{"FindByName", testFindByName},
+		{"FindRanked", testFindRanked},
+		{"Health", testHealth},
+		{"ConcurrentWrites", testConcurrentWrites},
+		{"RankBudget", testRankBudget},
+		{"StopWords", testStopWords},
+		{"OddText", testOddText},
+		{"HugeCard", testHugeCard},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.run(t, open(t))
+		})
+	}
+}
+
+// rankLimited is a store whose thresholds for ranking (exactRankMax and
+// rankBudget) tests shrink, and whose search plans they check.
+type rankLimited interface {
+	setRankLimits(exactMax, budget int)
+	planWords(ctx context.Context, words []string, onlyStop bool) (wordPlan, error)
+}
+
+func (s *SQLiteStore) setRankLimits(exactMax, budget int) {
+	s.dfs.mu.Lock()
+	defer s.dfs.mu.Unlock()
+	s.exactMax, s.budget, s.dfs.at = exactMax, budget, time.Time{}
+}
+
+func (s *SQLiteStore) planWords(ctx context.Context, words []string, onlyStop bool) (wordPlan, error) {
+	return s.dfs.plan(ctx, sqliteCounter{s}, s.exactMax, s.budget, words, onlyStop)
+}
+
+func (s *PostgresStore) setRankLimits(exactMax, budget int) {
+	s.dfs.mu.Lock()
+	defer s.dfs.mu.Unlock()
+	s.exactMax, s.budget, s.dfs.at = exactMax, budget, time.Time{}
+}
+
+func (s *PostgresStore) planWords(ctx context.Context, words []string, onlyStop bool) (wordPlan, error) {
+	return s.dfs.plan(ctx, pgCounter{s}, s.exactMax, s.budget, words, onlyStop)
 }
 
 func testPutGet(t *testing.T, s Store) {
@@ -414,14 +470,10 @@ func TestSQLiteMigrations(t *testing.T) {
 	}
 }
 
-func TestSQLiteConcurrentWrites(t *testing.T) {
-	t.Parallel()
+// testConcurrentWrites registers 20 agents twice each, 40 writers at once,
+// each searching after its write.
+func testConcurrentWrites(t *testing.T, s Store) {
 	ctx := context.WithoutCancel(t.Context())
-	s, err := OpenSQLite(ctx, filepath.Join(t.TempDir(), "reg.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	errc := make(chan error, 40)
 	for i := range 40 {
 		go func() {
@@ -440,17 +492,21 @@ func TestSQLiteConcurrentWrites(t *testing.T) {
 	if n := len(pageAll(t, s, Query{Limit: 100})); n != 20 {
 		t.Errorf("%d agents after concurrent writes, want 20", n)
 	}
+	for _, h := range pageAll(t, s, Query{Limit: 100}) {
+		rec, err := s.Get(ctx, AgentID("http://127.0.0.1:1/"+h))
+		if err != nil || rec.Registrations != 2 || len(rec.History) != 2 {
+			t.Errorf("Get(%s) after two concurrent registrations = %d registrations, history %d, %v; want 2, 2",
+				h, rec.Registrations, len(rec.History), err)
+		}
+	}
 }
 
-func TestSQLiteRankBudget(t *testing.T) {
-	t.Parallel()
+// testRankBudget checks the search plan of a large registry (shrunk
+// thresholds) and what each plan finds.
+func testRankBudget(t *testing.T, st Store) {
 	ctx := t.Context()
-	s, err := OpenSQLite(ctx, ":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	s.exactMax, s.budget = 10, 15
+	s := st.(rankLimited)
+	s.setRankLimits(10, 15)
 	// "rare" is in 3 cards, "mid" and "of" in 10, "common" and "the" in
 	// all 30.
 	for i := range 30 {
@@ -461,33 +517,33 @@ func TestSQLiteRankBudget(t *testing.T) {
 		if i%10 == 0 {
 			words += " rare"
 		}
-		if _, _, err := s.Put(ctx, entry(fmt.Sprintf("c%02d", i), words, "", t0)); err != nil {
+		if _, _, err := st.Put(ctx, entry(fmt.Sprintf("c%02d", i), words, "", t0)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	tests := []struct {
 		text string
-		want searchPlan
+		want wordPlan
 		hits int
 	}{
-		{"rare mid common", searchPlan{expr: `"rare" OR "mid"`}, 12}, // 3 + 10 within the budget; common left out
-		{"mid common", searchPlan{expr: `"mid"`}, 10},
-		{"common", searchPlan{expr: `"common"`, candidates: 15}, 15}, // the 15 most recent of 30
-		{"common of the", searchPlan{expr: `"common"`, candidates: 15}, 15},
-		{"absent common", searchPlan{expr: `"absent"`}, 0},
+		{"rare mid common", wordPlan{words: []string{"rare", "mid"}}, 12}, // 3 + 10 within the budget; common left out
+		{"mid common", wordPlan{words: []string{"mid"}}, 10},
+		{"common", wordPlan{words: []string{"common"}, candidates: 15}, 15}, // the 15 most recent of 30
+		{"common of the", wordPlan{words: []string{"common"}, candidates: 15}, 15},
+		{"absent common", wordPlan{words: []string{"absent"}}, 0},
 		// Only stop words: ranked while they fit the budget, listed
 		// newest first, every match, when even the rarest does not.
-		{"of", searchPlan{expr: `"of"`}, 10},
-		{"the of", searchPlan{expr: `"of"`}, 10},
-		{"the", searchPlan{expr: `"the"`, candidates: 15, unranked: true}, 30},
+		{"of", wordPlan{words: []string{"of"}}, 10},
+		{"the of", wordPlan{words: []string{"of"}}, 10},
+		{"the", wordPlan{words: []string{"the"}, candidates: 15, unranked: true}, 30},
 	}
 	for _, tt := range tests {
 		words, onlyStop := queryWords(tt.text)
-		got, err := s.plan(ctx, words, onlyStop)
-		if err != nil || got != tt.want {
-			t.Errorf("plan(%q) = %+v, %v; want %+v", tt.text, got, err, tt.want)
+		got, err := s.planWords(ctx, words, onlyStop)
+		if d := cmp.Diff(tt.want, got, cmp.AllowUnexported(wordPlan{})); err != nil || d != "" {
+			t.Errorf("plan(%q) = %v, mismatch (-want +got):\n%s", tt.text, err, d)
 		}
-		names := pageAll(t, s, Query{Text: tt.text, Limit: 7})
+		names := pageAll(t, st, Query{Text: tt.text, Limit: 7})
 		if len(names) != tt.hits {
 			t.Errorf("Find(%q) = %d hits, want %d", tt.text, len(names), tt.hits)
 		}
@@ -500,11 +556,10 @@ func TestSQLiteRankBudget(t *testing.T) {
 		}
 	}
 	// A registry within exactMax ranks every match of every word.
-	s.exactMax = 100
-	s.dfs.at = time.Time{}
+	s.setRankLimits(100, 15)
 	for _, text := range []string{"rare mid common", "the"} {
 		words, onlyStop := queryWords(text)
-		if p, _ := s.plan(ctx, words, onlyStop); p != (searchPlan{expr: matchAny(words)}) {
+		if p, _ := s.planWords(ctx, words, onlyStop); !slices.Equal(p.words, words) || p.candidates != 0 || p.unranked {
 			t.Errorf("plan(%q) in a small registry = %+v; want every word, all matches", text, p)
 		}
 	}
@@ -532,17 +587,11 @@ func TestQueryWords(t *testing.T) {
 	}
 }
 
-// TestSQLiteStopWords checks searches with stop words in a small registry,
+// testStopWords checks searches with stop words in a small registry,
 // ranked exactly, and in a large one (shrunk thresholds), where a query of
 // only stop words too common to rank lists its matches newest first.
-func TestSQLiteStopWords(t *testing.T) {
-	t.Parallel()
+func testStopWords(t *testing.T, s Store) {
 	ctx := t.Context()
-	s, err := OpenSQLite(ctx, ":memory:")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
 	docs := []Entry{
 		entry("chemcalc", "The molar mass of a chemical formula.", "molar-mass Molar mass of the formula", t0, "chemistry"),
 		entry("weather", "The weather in a city, and the forecast for it.", "forecast Weather forecast", t0, "weather"),
@@ -585,8 +634,7 @@ func TestSQLiteStopWords(t *testing.T) {
 	up := []Status{StatusUp, StatusChanged}
 	for _, size := range []string{"small", "large"} {
 		if size == "large" {
-			s.exactMax, s.budget = 10, 12
-			s.dfs.at = time.Time{}
+			s.(rankLimited).setRankLimits(10, 12)
 		}
 		// Stop words mixed with other words change nothing: the ranking
 		// and the scores are those of the other words alone.
@@ -607,7 +655,7 @@ func TestSQLiteStopWords(t *testing.T) {
 			}
 		}
 		// Only stop words: "the" is in 18 cards, 17 of them up. A small
-		// registry ranks them by bm25; a large one lists them newest
+		// registry ranks them (bm25, ts_rank); a large one lists them newest
 		// first, each with score 0, and pages through every match.
 		all := hits(Query{Text: "the", Limit: MaxLimit, Statuses: up})
 		if len(all) != 17 {
@@ -643,12 +691,71 @@ func TestSQLiteStopWords(t *testing.T) {
 	if err != nil || first.NextCursor == "" {
 		t.Fatalf("Find(\"the\") = %v, %v", first.NextCursor, err)
 	}
-	s.exactMax = 100
-	s.dfs.at = time.Time{}
+	s.(rankLimited).setRankLimits(100, 12)
 	rest := pageAll(t, s, Query{Text: "the", Limit: 5, Statuses: up, Cursor: first.NextCursor})
 	want := []string{"filler-07", "filler-06", "filler-05", "filler-04", "filler-03", "filler-02", "filler-01",
 		"filler-00", "massspec", "wordfreq", "weather", "chemcalc"}
 	if !slices.Equal(rest, want) {
 		t.Errorf("after the plan changed, pages 2.. = %v; want %v", rest, want)
+	}
+}
+
+// testOddText stores text that PostgreSQL's text type cannot hold as it is
+// (NUL, invalid UTF-8) and text with diacritics and punctuation: every
+// write succeeds, and searches fold case and diacritics and split words at
+// punctuation, as SQLite's tokenizer does.
+func testOddText(t *testing.T, s Store) {
+	ctx := t.Context()
+	e := entry("café\x00bot", "Crème brûlée recipes\x00, by e-mail; see example.com/menu.", "make-dessert Make dessert \xff\xfe", t0, "dessert", "fr\x00")
+	if _, _, err := s.Put(ctx, e); err != nil {
+		t.Fatalf("Put(NUL, invalid UTF-8) = %v", err)
+	}
+	down := Probe{At: t0.Add(time.Minute), Status: StatusDown, Error: "HTTP 500: \x00\xfe"}
+	if err := s.SetHealth(ctx, Target{ID: e.ID, URL: e.URL, CardHash: e.CardHash}, down); err != nil {
+		t.Fatalf("SetHealth(NUL, invalid UTF-8) = %v", err)
+	}
+	rec, err := s.Get(ctx, e.ID)
+	if err != nil || rec.Health.Status != StatusDown || rec.Health.Failures != 1 || rec.Health.Error == "" {
+		t.Errorf("Get() = %+v, %v; want down, 1 failure, an error", rec.Health, err)
+	}
+	for _, text := range []string{"cafe", "CAFÉ", "bot", "creme", "Brulee", "mail", "example", "menu", "desserts"} {
+		p, err := s.Find(ctx, Query{Text: text})
+		if err != nil || len(p.Hits) != 1 {
+			t.Errorf("Find(%q) = %d hits, %v; want the card", text, len(p.Hits), err)
+		}
+	}
+	if p, err := s.Find(ctx, Query{Tag: "Dessert"}); err != nil || len(p.Hits) != 1 {
+		t.Errorf("Find(tag Dessert) = %d hits, %v; want the card", len(p.Hits), err)
+	}
+}
+
+// testHugeCard stores a card of nearly a megabyte of distinct words (a
+// registration fetches 1 MiB at most): the card is kept whole, found by its
+// name and its first words, and registered again.
+func testHugeCard(t *testing.T, s Store) {
+	ctx := t.Context()
+	var sb strings.Builder
+	for i := 0; sb.Len() < 900<<10; i++ {
+		fmt.Fprintf(&sb, "w%015x ", i)
+	}
+	text := sb.String()
+	e := entry("huge", "A card with very many words.", text, t0, "big")
+	e.Card = fmt.Appendf(nil, `{"name":"huge","skills":%q}`, text)
+	if _, _, err := s.Put(ctx, e); err != nil {
+		t.Fatalf("Put(900 KiB of words) = %v", err)
+	}
+	got, err := s.Get(ctx, e.ID)
+	if err != nil || !slices.Equal(got.Card, e.Card) {
+		t.Fatalf("Get() = %d bytes of card, %v; want the %d stored", len(got.Card), err, len(e.Card))
+	}
+	for _, text := range []string{"huge", "many words", "w000000000000000", "w000000000000abc"} {
+		p, err := s.Find(ctx, Query{Text: text})
+		if err != nil || len(p.Hits) != 1 {
+			t.Errorf("Find(%q) = %d hits, %v; want the huge card", text, len(p.Hits), err)
+		}
+	}
+	e.At = t0.Add(time.Minute)
+	if rec, created, err := s.Put(ctx, e); err != nil || created || rec.Registrations != 2 {
+		t.Errorf("Put(again) = created %v, %d registrations, %v; want 2", created, rec.Registrations, err)
 	}
 }

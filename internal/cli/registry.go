@@ -53,10 +53,16 @@ func newRegistryServeCmd(env *Env) *cobra.Command {
 schema migrated) until interrupted. It serves the JSON API under /v1, /healthz
 and a web page at /, and probes every agent's card on an interval.
 
+With --db postgres://USER@HOST/DB (or postgresql://) it keeps its records in
+that PostgreSQL database instead, migrated too, searched with PostgreSQL's
+full-text engine: several registries can serve one database. The password
+comes from the URL, PGPASSWORD or ~/.pgpass.
+
 It prints its URL on stdout once it listens. With AGENTNET_REGISTRY_TOKEN set,
 registering and deleting need "Authorization: Bearer $AGENTNET_REGISTRY_TOKEN".`,
 		Example: `  agentnet registry serve
   agentnet registry serve --addr 127.0.0.1:9000 --db /var/lib/agentnet/registry.db
+  agentnet registry serve --addr 0.0.0.0:8700 --db postgres://agentnet@db.internal/registry
   AGENTNET_REGISTRY_TOKEN=s3cret agentnet registry serve --probe-interval 10s`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -84,7 +90,7 @@ registering and deleting need "Authorization: Bearer $AGENTNET_REGISTRY_TOKEN".`
 	}
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", defaultRegistryAddr, "listen address HOST:PORT (port 0 picks a free port)")
-	f.StringVar(&db, "db", "", "the SQLite database file (default $AGENTNET_HOME/registry.db, AGENTNET_HOME defaulting to ~/.agentnet)")
+	f.StringVar(&db, "db", "", "the SQLite database file (default $AGENTNET_HOME/registry.db, AGENTNET_HOME defaulting to ~/.agentnet), or a postgres:// URL")
 	f.DurationVar(&interval, "probe-interval", registry.DefaultProbeInterval, "time between health checks of every agent")
 	f.Float64Var(&jitter, "probe-jitter", registry.DefaultProbeJitter, "spread of the probe interval, as a fraction of it (0..1)")
 	f.IntVar(&concurrency, "probe-concurrency", registry.DefaultProbeConcurrency, "health checks in flight at most")
@@ -115,8 +121,11 @@ func serveRegistry(ctx context.Context, env *Env, cfg registryServeConfig) error
 		Addr: cfg.addr, DB: cfg.db, Token: cfg.token, Logger: cfg.logger, Prober: cfg.prober,
 	})
 	if err != nil {
-		var le *registry.ListenError
-		if errors.As(err, &le) {
+		var (
+			le *registry.ListenError
+			ie *registry.InvalidError // a --db URL that does not parse
+		)
+		if errors.As(err, &le) || errors.As(err, &ie) {
 			return usageError("registry serve: %v", err)
 		}
 		return fmt.Errorf("registry serve: %w", err)
@@ -306,9 +315,9 @@ func newRegistrySearchCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "search QUERY",
 		Short: "Rank registered agents by full-text relevance to QUERY",
-		Long: `Search ranks agents by relevance (BM25) over their names, descriptions, skill
-names and descriptions, tags and examples. Down agents are left out unless
---status asks for them.`,
+		Long: `Search ranks agents by relevance (BM25 on SQLite, ts_rank on PostgreSQL) over
+their names, descriptions, skill names and descriptions, tags and examples.
+Down agents are left out unless --status asks for them.`,
 		Example: `  agentnet registry search "reverse a text"
   agentnet registry search palindrome --json
   agentnet registry search csv --tag data --status all`,

@@ -154,3 +154,35 @@ func TestRegistryHome(t *testing.T) {
 		}
 	}
 }
+
+// TestRegistryServeDatabaseURL checks that --db routes postgres:// URLs to
+// the PostgreSQL store: a URL that does not parse is bad usage, a server
+// that does not answer a failure, each one line that names the problem and
+// never the password. (registry's tests run the store on a real server.)
+func TestRegistryServeDatabaseURL(t *testing.T) {
+	t.Parallel()
+	noenv := func(string) string { return "" }
+	tests := []struct {
+		db   string
+		code int
+		want string
+	}{
+		{"postgres://reg:s3cretpw@127.0.0.1:99999/registry", ExitInvalid, "database URL"},
+		{"postgresql://reg:s3cretpw@127.0.0.1/registry?sslmode=sideways", ExitInvalid, "sslmode"},
+		// Port 1 on loopback refuses connections.
+		{"postgres://reg:s3cretpw@127.0.0.1:1/registry?sslmode=disable", ExitFailed, "refused"},
+	}
+	for _, tt := range tests {
+		code, out, errb := runEnv(t, noenv, "registry", "serve", "--addr", "127.0.0.1:0", "--db", tt.db)
+		if code != tt.code || !strings.Contains(errb, tt.want) || out != "" {
+			t.Errorf("registry serve --db %s = %d (stdout %q, stderr %q), want %d with %q", tt.db, code, out, errb, tt.code, tt.want)
+		}
+		if strings.Contains(errb, "s3cretpw") || strings.Count(errb, "\n") != 1 {
+			t.Errorf("registry serve --db %s: stderr %q shows the password or is not one line", tt.db, errb)
+		}
+	}
+	// Nothing was created in the working directory for the URL.
+	if _, err := os.Stat("postgres:"); !os.IsNotExist(err) {
+		t.Errorf("registry serve --db postgres://... made a local file or directory: %v", err)
+	}
+}
