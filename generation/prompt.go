@@ -26,9 +26,11 @@ skills:                            # one skill per real capability (a subcommand
     timeout: 60s
     outputs: ["*.png"]             # optional: files the run writes that become artifacts
 
-Rules of the argv templates: {{repo}} is the repo's directory, {{workdir}} the task's work directory (the
-current directory of the run, holding the input files; files written there are returned), and every other
-{{name}} a declared parameter. An element whose parameter has no value is dropped together with a literal
+Rules of the argv templates: {{repo}} is the repo's directory, {{bundle}} the bundle's directory (where
+agent.yaml is: put any wrapper script you write there, e.g. {{bundle}}/wrapper/run.py, never in the repo),
+{{workdir}} the task's work directory (the current directory of the run, holding the input files; files
+written there are returned), and every other {{name}} a declared parameter; setup and check may use
+{{repo}} and {{bundle}}. An element whose parameter has no value is dropped together with a literal
 flag right before it; a boolean parameter right after a literal flag makes it a switch (true keeps the flag
 alone, false drops it); a list value expands into one element per item. A program named by a relative path
 with a slash is looked up in the repo. No absolute paths, no "..". Each skill runs as a process in a fresh
