@@ -15,7 +15,9 @@
 //   - Service registers agents by URL (fetch, validate through a
 //     CardValidator, store) and answers lists and searches.
 //   - Prober checks every registered agent on a jittered interval with
-//     bounded concurrency and records up, down or changed.
+//     bounded concurrency and records up, down or changed. Instances on one
+//     PostgreSQL database elect one prober among them (ProbeLeader, an
+//     advisory lock), so each agent is probed once per interval.
 //   - NewHandler serves a Service over HTTP (the only file that knows gin).
 //   - Client is the Go client of that API, used by the CLI, fleets and the
 //     orchestrator.

@@ -51,6 +51,7 @@ type fakeAgents struct {
 	srv      *httptest.Server
 	mu       sync.Mutex
 	cards    map[string][]byte
+	fetched  map[string]int // card requests by agent name
 	delay    time.Duration
 	inflight atomic.Int32
 	peak     atomic.Int32
@@ -59,7 +60,7 @@ type fakeAgents struct {
 
 func newFakeAgents(t *testing.T) *fakeAgents {
 	t.Helper()
-	f := &fakeAgents{cards: map[string][]byte{}}
+	f := &fakeAgents{cards: map[string][]byte{}, fetched: map[string]int{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -79,6 +80,14 @@ func (f *fakeAgents) set(t *testing.T, name string, card any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.cards[name] = data
+}
+
+// fetches returns how many times the card of agent name was requested,
+// served or not.
+func (f *fakeAgents) fetches(name string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.fetched[name]
 }
 
 func (f *fakeAgents) remove(name string) {
@@ -108,6 +117,9 @@ func (f *fakeAgents) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	f.mu.Lock()
+	f.fetched[name]++
+	f.mu.Unlock()
 	switch name {
 	case "html":
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")

@@ -107,8 +107,11 @@ const pgIndexMax = 256 << 10
 // scores differ in scale. It is safe for concurrent use, by any number of
 // stores in any number of processes on the same database; writes are as
 // durable as the server's synchronous_commit makes them (on by default).
+// It is a ProbeLeader: of the stores on one database, one at a time leads
+// the health probes (postgres_lead.go).
 type PostgresStore struct {
 	pool *pgxpool.Pool
+	lead pgLeader
 	dfs  docFreqs
 	// exactMax and budget are exactRankMax and rankBudget; tests shrink them.
 	exactMax, budget int
@@ -220,8 +223,10 @@ func (s *PostgresStore) SchemaVersion(ctx context.Context) (int, error) {
 	return v, err
 }
 
-// Close closes the store's connections, waiting for those in use.
+// Close resigns the probe lead, if held, and closes the store's
+// connections, waiting for those in use.
 func (s *PostgresStore) Close() error {
+	s.lead.close()
 	s.pool.Close()
 	return nil
 }
