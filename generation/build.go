@@ -129,19 +129,8 @@ func (g *Command) Build(ctx context.Context, job *BuildJob) (*Output, error) {
 	}
 	fmt.Fprintf(log, "$ %s\n", shortArgv(argv))
 	// In a sandbox, the builder sees its workspace alone.
-	res := g.runAgent(ctx, meter, proc.Spec{Argv: argv, Dir: job.Workspace, Env: env, Timeout: budget, MaxOutput: 16 << 20, Tee: log, Stdin: strings.NewReader("")}, job.Workspace)
-	if in, o, n := meter.Usage(); n > 0 {
-		out.Tokens = Known(in, o, "proxy")
-	} else if in, o, ok := agentOutputUsage(res.Stdout); ok {
-		out.Tokens = Known(in, o, "agent-output")
-	}
-	if res.Err != nil {
-		return out, fmt.Errorf("coding agent: %w", res.Err)
-	}
-	if !bundle.Exists(job.Delivery) {
-		return out, fmt.Errorf("coding agent exited without writing %s", filepath.Join(job.Delivery, bundle.FileName))
-	}
-	return out, nil
+	out.Tokens, err = g.drive(ctx, meter, proc.Spec{Argv: argv, Dir: job.Workspace, Env: env, Timeout: budget, Tee: log}, job.Workspace, job.Delivery)
+	return out, err
 }
 
 // meterUpstreams are where the metering proxy forwards: the environment's

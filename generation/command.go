@@ -112,19 +112,29 @@ func (g *Command) Generate(ctx context.Context, job *Job) (*Output, error) {
 	fmt.Fprintf(job.Log, "$ %s\n", shortArgv(argv))
 	// The bundle directory holds the repository's copy and the prompt: in
 	// a sandbox, the agent sees nothing else.
-	res := g.runAgent(ctx, meter, proc.Spec{Argv: argv, Dir: job.RepoDir, Env: env, Timeout: budget, MaxOutput: 16 << 20, Tee: job.Log, Stdin: strings.NewReader("")}, job.Bundle)
+	out.Tokens, err = g.drive(ctx, meter, proc.Spec{Argv: argv, Dir: job.RepoDir, Env: env, Timeout: budget, Tee: job.Log}, job.Bundle, job.Bundle)
+	return out, err
+}
+
+// drive runs the coding agent (seeing only the directory visible when in a
+// sandbox), counts its tokens — at the metering proxy, else from its own
+// JSON output, else unknown — and checks that it wrote a bundle into want.
+func (g *Command) drive(ctx context.Context, meter *Meter, spec proc.Spec, visible, want string) (Tokens, error) {
+	spec.MaxOutput, spec.Stdin = 16<<20, strings.NewReader("")
+	res := g.runAgent(ctx, meter, spec, visible)
+	tokens := Unknown()
 	if in, o, n := meter.Usage(); n > 0 {
-		out.Tokens = Known(in, o, "proxy")
+		tokens = Known(in, o, "proxy")
 	} else if in, o, ok := agentOutputUsage(res.Stdout); ok {
-		out.Tokens = Known(in, o, "agent-output")
+		tokens = Known(in, o, "agent-output")
 	}
 	if res.Err != nil {
-		return out, fmt.Errorf("coding agent: %w", res.Err)
+		return tokens, fmt.Errorf("coding agent: %w", res.Err)
 	}
-	if !bundle.Exists(job.Bundle) {
-		return out, fmt.Errorf("coding agent exited without writing %s", filepath.Join(job.Bundle, bundle.FileName))
+	if !bundle.Exists(want) {
+		return tokens, fmt.Errorf("coding agent exited without writing %s", filepath.Join(want, bundle.FileName))
 	}
-	return out, nil
+	return tokens, nil
 }
 
 // pythonEnvNote works out a Python repository's environment as the static

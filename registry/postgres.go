@@ -491,20 +491,9 @@ func (c pgCounter) countMatches(ctx context.Context, word string) (n int, err er
 // reads those records, so that ranking and sorting never carry cards around
 // and the page comes from one snapshot.
 func (s *PostgresStore) Find(ctx context.Context, q Query) (Page, error) {
-	limit := q.Limit
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
-	ranked := strings.TrimSpace(q.Text) != ""
-	var c cursor
-	if q.Cursor != "" {
-		var err error
-		if c, err = decodeCursor(q.Cursor); err != nil {
-			return Page{}, err
-		}
-		if c.Ranked != ranked {
-			return Page{}, invalid("query", "cursor belongs to a different query")
-		}
+	limit, ranked, c, err := pageOf(q)
+	if err != nil {
+		return Page{}, err
 	}
 	var (
 		args []any

@@ -142,3 +142,24 @@ func (d *docFreqs) plan(ctx context.Context, c cardCounter, exactMax, budget int
 	}
 	return wordPlan{words: kept}, nil
 }
+
+// pageOf reads what every store's Find starts from: the page size (the
+// default when none is asked), whether the page is ranked (a text query),
+// and the position the cursor names, which must come from the same kind
+// of query.
+func pageOf(q Query) (limit int, ranked bool, c cursor, err error) {
+	limit = q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	ranked = strings.TrimSpace(q.Text) != ""
+	if q.Cursor != "" {
+		if c, err = decodeCursor(q.Cursor); err != nil {
+			return 0, false, c, err
+		}
+		if c.Ranked != ranked {
+			return 0, false, c, invalid("query", "cursor belongs to a different query")
+		}
+	}
+	return limit, ranked, c, nil
+}

@@ -638,32 +638,18 @@ func goWrapper(name string, calls []*goCall) ([]byte, error) {
 	return src, nil
 }
 
+// goAccessor names the generated wrapper's method that reads an argument
+// of each supported Go type.
+var goAccessor = map[string]string{
+	"string": "str", "bool": "boolean", "int64": "integer", "float64": "number",
+	"strings": "strs", "ints": "ints", "floats": "floats",
+	"bytes": "file", "reader": "open", "duration": "duration",
+}
+
 func goCallArgs(args []goArg, lib string) string {
 	var parts []string
 	for _, a := range args {
-		var expr string
-		switch a.gtype {
-		case "string":
-			expr = fmt.Sprintf("a.str(%q)", a.name)
-		case "bool":
-			expr = fmt.Sprintf("a.boolean(%q)", a.name)
-		case "int64":
-			expr = fmt.Sprintf("a.integer(%q)", a.name)
-		case "float64":
-			expr = fmt.Sprintf("a.number(%q)", a.name)
-		case "strings":
-			expr = fmt.Sprintf("a.strs(%q)", a.name)
-		case "ints":
-			expr = fmt.Sprintf("a.ints(%q)", a.name)
-		case "floats":
-			expr = fmt.Sprintf("a.floats(%q)", a.name)
-		case "bytes":
-			expr = fmt.Sprintf("a.file(%q)", a.name)
-		case "reader":
-			expr = fmt.Sprintf("a.open(%q)", a.name)
-		case "duration":
-			expr = fmt.Sprintf("a.duration(%q)", a.name)
-		}
+		expr := fmt.Sprintf("a.%s(%q)", goAccessor[a.gtype], a.name)
 		if a.conv != "" {
 			conv := strings.Replace(a.conv, "lib.", lib+".", 1)
 			expr = conv + "(" + expr + ")"
