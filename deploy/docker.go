@@ -172,13 +172,15 @@ func (d *docker) up(ctx context.Context, spec Spec, b *bundle.Bundle) (_ *Agent,
 	if err != nil {
 		return nil, "", baseRef, fmt.Errorf("up %s: %w", spec.Name, err)
 	}
-	netID, err := d.ensureNetwork(ctx)
-	if err != nil {
-		return nil, imageRef, baseRef, fmt.Errorf("up %s: %w", spec.Name, err)
-	}
 	var lastErr error
-	// The free port may be taken between the probe and the bind; try again.
+	// The free port may be taken between the probe and the bind, and the
+	// shared network removed by another process's Down between finding it
+	// and starting on it; try again.
 	for attempt := 0; attempt < 3; attempt++ {
+		netID, err := d.ensureNetwork(ctx)
+		if err != nil {
+			return nil, imageRef, baseRef, fmt.Errorf("up %s: %w", spec.Name, err)
+		}
 		a, retry, err := d.start(ctx, spec, b, imageRef, bundleInImage, netID)
 		if err == nil {
 			return a, imageRef, baseRef, nil
@@ -192,7 +194,8 @@ func (d *docker) up(ctx context.Context, spec Spec, b *bundle.Bundle) (_ *Agent,
 }
 
 // start creates and starts the container and waits for its card; on failure
-// it removes the container. retry reports a port clash.
+// it removes the container. retry reports a port clash, or the shared
+// network gone meanwhile.
 func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRef, bundleInImage, netID string) (_ *Agent, retry bool, _ error) {
 	port, err := freePort()
 	if err != nil {
@@ -227,7 +230,7 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 	name := "agentnet-" + sanitize(spec.Name) + "-" + randomSuffix()
 	created, err := d.api.ContainerCreate(ctx, cfg, hc, nil, nil, name)
 	if err != nil {
-		return nil, false, fmt.Errorf("up %s: create container: %w", spec.Name, err)
+		return nil, networkGone(err), fmt.Errorf("up %s: create container: %w", spec.Name, err)
 	}
 	id := created.ID
 	remove := func() {
@@ -235,7 +238,8 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 	}
 	if err := d.api.ContainerStart(ctx, id, container.StartOptions{}); err != nil {
 		remove()
-		clash := strings.Contains(err.Error(), "already allocated") || strings.Contains(err.Error(), "address already in use")
+		msg := err.Error()
+		clash := strings.Contains(msg, "already allocated") || strings.Contains(msg, "address already in use") || networkGone(err)
 		return nil, clash, fmt.Errorf("up %s: start container: %w", spec.Name, err)
 	}
 	a := &Agent{Name: spec.Name, URL: url, Runtime: d.Name(), Bundle: b.Dir, ID: id, Started: time.Now().UTC()}
@@ -371,6 +375,11 @@ func (d *docker) removeAgentImages(ctx context.Context, name string) error {
 }
 
 func (d *docker) removeNetworkIfUnused(ctx context.Context) {
+	unlock, err := lockHost("docker-network")
+	if err != nil {
+		return
+	}
+	defer unlock()
 	n, err := d.api.NetworkInspect(ctx, DockerNetwork, network.InspectOptions{})
 	if err != nil || n.Labels[LabelManaged] != "true" || len(n.Containers) > 0 {
 		return
@@ -563,6 +572,11 @@ func (d *docker) ensureImage(ctx context.Context, ref string, build func() error
 func (d *docker) ensureNetwork(ctx context.Context) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	unlock, err := lockHost("docker-network")
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
 	for attempt := 0; ; attempt++ {
 		nets, err := d.api.NetworkList(ctx, network.ListOptions{Filters: filters.NewArgs(filters.Arg("name", DockerNetwork))})
 		if err != nil {
@@ -607,6 +621,13 @@ func (d *docker) ensureNetwork(ctx context.Context) (string, error) {
 			return "", fmt.Errorf("create network %s: %w", DockerNetwork, err)
 		}
 	}
+}
+
+// networkGone reports an engine error about a network that no longer
+// exists (another process's Down removed it while it was unused).
+func networkGone(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "network") && strings.Contains(msg, "not found")
 }
 
 func (d *docker) logTail(ctx context.Context, id string) string {
