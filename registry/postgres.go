@@ -150,10 +150,21 @@ func OpenPostgres(ctx context.Context, dsn string) (*PostgresStore, error) {
 	s := &PostgresStore{pool: pool, exactMax: exactRankMax, budget: rankBudget}
 	if err := s.migrate(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("open registry %s: %w", RedactDB(dsn), err)
+		return nil, fmt.Errorf("open registry %s: %w", RedactDB(dsn), oneLine{err})
 	}
 	return s, nil
 }
+
+// oneLine is an error whose message is kept on one line: pgx reports a
+// failed connection with a line per address it tried.
+type oneLine struct{ err error }
+
+func (e oneLine) Error() string {
+	msg := strings.ReplaceAll(strings.TrimSpace(e.err.Error()), ":\n", ": ")
+	return strings.Join(strings.Fields(strings.ReplaceAll(msg, "\n", "; ")), " ")
+}
+
+func (e oneLine) Unwrap() error { return e.err }
 
 // RedactDB returns db, a SQLite path or a PostgreSQL URL, fit for a log:
 // with any password masked.

@@ -171,6 +171,8 @@ func TestRegistryServeDatabaseURL(t *testing.T) {
 		{"postgresql://reg:s3cretpw@127.0.0.1/registry?sslmode=sideways", ExitInvalid, "sslmode"},
 		// Port 1 on loopback refuses connections.
 		{"postgres://reg:s3cretpw@127.0.0.1:1/registry?sslmode=disable", ExitFailed, "refused"},
+		// pgx reports a line per address "localhost" resolves to: still one line.
+		{"postgres://reg:s3cretpw@localhost:1/registry?sslmode=disable", ExitFailed, "refused"},
 	}
 	for _, tt := range tests {
 		code, out, errb := runEnv(t, noenv, "registry", "serve", "--addr", "127.0.0.1:0", "--db", tt.db)
