@@ -40,15 +40,6 @@ func generateDemo(t *testing.T, r tasks.Repo) (*generation.Report, *bundle.Bundl
 // demoTarget is the precision and recall every demo repo must reach.
 const demoTarget = 0.8
 
-// demoFloor lowers the bar for a repo that does not reach the target, to
-// what it reaches today.
-var demoFloor = map[string][2]float64{
-	// ibankit exports Normalize (an IBAN's electronic form), a real function
-	// of its own that the annotation counts as part of "formatting"; the
-	// skill made of it matches no annotated skill, so precision is 3/4.
-	"ibankit": {0.75, 1},
-}
-
 // TestStaticDemoQuality is the static generator's quality bar on the demo
 // suite: every repo generates at the first attempt (Pass@1 = 100%) and its
 // skills reach precision and recall of at least 80% against the annotated
@@ -71,15 +62,8 @@ func TestStaticDemoQuality(t *testing.T) {
 			}
 			m := eval.MatchSkills(gen, r.Skills, eval.DefaultMatchThreshold)
 			t.Logf("%s: precision %.0f%% recall %.0f%% supported=%v covered=%v", r.ID, 100*m.Precision, 100*m.Recall, m.Supported, m.Covered)
-			floor, ok := demoFloor[r.ID]
-			if !ok {
-				floor = [2]float64{demoTarget, demoTarget}
-			}
-			if m.Precision < floor[0] || m.Recall < floor[1] {
-				t.Errorf("%s: precision %.2f, recall %.2f, want at least %.2f and %.2f", r.ID, m.Precision, m.Recall, floor[0], floor[1])
-			}
 			if m.Precision < demoTarget || m.Recall < demoTarget {
-				t.Logf("%s: below the %.2f target", r.ID, demoTarget)
+				t.Errorf("%s: precision %.2f, recall %.2f, want at least %.2f for both", r.ID, m.Precision, m.Recall, demoTarget)
 			}
 		})
 	}

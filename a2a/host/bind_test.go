@@ -146,6 +146,17 @@ skills:
         step: {type: integer, default: 1}
       required: [fast, slow]
     run: [backtest, --cash, "{{cash}}", --fast, "{{fast}}", --slow, "{{slow}}", --step, "{{step}}"]
+  - id: slug
+    name: slug
+    description: Make a URL slug of a text.
+    params:
+      type: object
+      properties:
+        input_string: {type: array, items: {type: string}, description: Text to slugify.}
+        separator: {type: string, description: Separator between words.}
+        stopwords: {type: array, items: {type: string}}
+        max_length: {type: integer, default: 0}
+    run: [slugify, --separator, "{{separator}}", --stopwords, "{{stopwords}}", --max-length, "{{max_length}}", "{{input_string}}"]
 `
 
 func TestBind(t *testing.T) {
@@ -189,6 +200,12 @@ func TestBind(t *testing.T) {
 			[]string{"now.json"}, map[string]any{"file": "@now.json"}, []string{"baseline"}},
 		{"a second file to the next input", "dump", "Compare the dump with the baseline.",
 			[]string{"now.json", "then.json"}, map[string]any{"file": "@now.json", "baseline": "@then.json"}, nil},
+
+		// Text.
+		{"the one positional list of strings beside optional flags", "slug", "Crème Brûlée & Rock n Roll", nil,
+			map[string]any{"input_string": []any{"Crème Brûlée & Rock n Roll"}}, []string{"separator", "stopwords"}},
+		{"a quoted phrase into the positional list", "slug", `Make a slug of "Rock & Roll".`, nil,
+			map[string]any{"input_string": []any{"Rock & Roll"}}, []string{"separator", "stopwords"}},
 
 		// Tokens of a kind.
 		{"a version out of a question", "check", "Is 1.2.3-beta a valid version?", nil,

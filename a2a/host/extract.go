@@ -699,6 +699,17 @@ func choicesOf(sk *bundle.Skill, p bundle.Param) []string {
 	return out
 }
 
+// stringList reports whether p is a list of plain strings (not of paths).
+func stringList(sk *bundle.Skill, p bundle.Param) bool {
+	if p.Type != "array" || p.IsPath() {
+		return false
+	}
+	items, _ := propertyOf(sk, p.Name)["items"].(map[string]any)
+	t, _ := items["type"].(string)
+	f, _ := items["format"].(string)
+	return (t == "string" || t == "") && f != "path"
+}
+
 func propertyOf(sk *bundle.Skill, name string) map[string]any {
 	props, _ := sk.Params["properties"].(map[string]any)
 	prop, _ := props[name].(map[string]any)

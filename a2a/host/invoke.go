@@ -325,6 +325,19 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 			for k, v := range pickAll(sk, reqd, text, work, saved) {
 				args[k] = v
 			}
+		case len(reqd) == 0:
+			// Beside optional flags (--separator), the one positional
+			// string or list of strings (slugify [input_string ...]) is
+			// the input.
+			var pos []string
+			for _, p := range params {
+				if unbound(p) && (slices.Contains(strs, p) || stringList(sk, p)) && positional(sk, p.Name) {
+					pos = append(pos, p.Name)
+				}
+			}
+			if len(pos) == 1 {
+				target = pos[0]
+			}
 		}
 		if target != "" {
 			v := payload
@@ -333,7 +346,11 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 					v = picked
 				}
 			}
-			args[target] = v
+			if declared[target].Type == "array" {
+				args[target] = []any{v}
+			} else {
+				args[target] = v
+			}
 		} else if len(requiredOf(strs)) == 0 {
 			for _, p := range params {
 				if !unbound(p) || !p.IsPath() || !p.Required || writes(p) {

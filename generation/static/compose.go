@@ -33,6 +33,7 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 		}
 	}
 	sections := readmeSections(readmeText, names)
+	project := firstSentences(readmeSummary(readmeText), 1, 200)
 	seenSetup := map[string]bool{}
 	for _, t := range tools {
 		for _, c := range t.Setup {
@@ -55,7 +56,7 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 			continue
 		}
 		for _, leaf := range leaves(t) {
-			b.Skills = append(b.Skills, skillFor(t, leaf.path, leaf.cmd, prefix, sections, vocab))
+			b.Skills = append(b.Skills, skillFor(t, leaf.path, leaf.cmd, prefix, sections, project, vocab))
 		}
 	}
 	dedupeIDs(b.Skills)
@@ -138,14 +139,14 @@ func dedupeIDs(skills []bundle.Skill) {
 	}
 }
 
-func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[string]readmeNote, vocab []string) bundle.Skill {
+func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[string]readmeNote, project string, vocab []string) bundle.Skill {
 	id := skillID(append([]string{prefix}, path...)...)
 	if len(path) == 0 {
 		id = skillID(t.Name)
 	}
 	sk := bundle.Skill{ID: id}
 	sk.Name = strings.TrimSpace(t.Name + " " + strings.Join(path, " "))
-	sk.Description = describe(t, path, c, sections)
+	sk.Description = describe(t, path, c, sections, project)
 	props := map[string]any{}
 	var required []any
 	run := append([]string{}, t.Prog...)
@@ -381,8 +382,9 @@ func orString(s string) string {
 // the command, the most telling first: its one-line summary, the README's
 // one-line label of it, then the first sentence of its own longer help.
 // Each is kept only when it adds words the earlier ones lack. Failing all
-// of them: the README's section on the command, the tool's docs.
-func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote) string {
+// of them: the README's section on the command, the tool's docs. project
+// is the README's opening sentence, for a tool without a summary of its own.
+func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote, project string) string {
 	var parts []string
 	seen := map[string]bool{}
 	add := func(s string, minNew int) {
@@ -409,6 +411,10 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 	if len(path) > 0 {
 		note = sections[path[len(path)-1]]
 	}
+	toolSummary := firstSentences(firstParagraph(t.Summary), 1, 200)
+	if toolSummary == "" {
+		toolSummary = project
+	}
 	about := firstParagraph(c.About)
 	if len(path) == 0 && about == "" {
 		about = firstParagraph(t.Doc)
@@ -426,11 +432,16 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 		first = firstSentences(about, 2, 320)
 	}
 	add(first, 2)
+	if len(path) == 0 && len(seen) < 4 {
+		// A tool's whole help can be "Slug string."; what the project says
+		// of itself tells a router more.
+		add(toolSummary, 2)
+	}
 	if len(parts) == 0 {
 		add(firstSentences(note.Section, 1, 240), 0)
 	}
 	if len(parts) == 0 {
-		add(firstSentences(firstParagraph(t.Summary), 1, 200), 0)
+		add(toolSummary, 0)
 	}
 	if len(parts) == 0 {
 		if len(path) > 0 {

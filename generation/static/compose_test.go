@@ -43,12 +43,13 @@ func TestDescribe(t *testing.T) {
 	t.Parallel()
 	tool := &Tool{Name: "logtool", Summary: "Tools for server logs."}
 	for _, tc := range []struct {
-		name  string
-		tool  *Tool
-		path  []string
-		cmd   *Command
-		notes map[string]readmeNote
-		want  string
+		name    string
+		tool    *Tool
+		path    []string
+		cmd     *Command
+		notes   map[string]readmeNote
+		project string // the README's opening sentence
+		want    string
 	}{
 		{
 			name:  "summary, README label and first sentence of help",
@@ -83,6 +84,21 @@ func TestDescribe(t *testing.T) {
 			cmd:  &Command{},
 			want: "Tools for server logs.",
 		},
+		{
+			name:    "a tool whose help is two words: its README's opening sentence follows",
+			tool:    &Tool{Name: "slugify"},
+			cmd:     &Command{About: "Slug string."},
+			project: "A Python slugify application that handles unicode.",
+			want:    "Slug string. A Python slugify application that handles unicode.",
+		},
+		{
+			name:    "a subcommand's short help stays its own",
+			tool:    &Tool{Name: "slugify"},
+			path:    []string{"lower"},
+			cmd:     &Command{Summary: "Lower-case."},
+			project: "A Python slugify application that handles unicode.",
+			want:    "Lower-case.",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -90,7 +106,7 @@ func TestDescribe(t *testing.T) {
 			if tc.tool != nil {
 				tl = tc.tool
 			}
-			if got := describe(tl, tc.path, tc.cmd, tc.notes); got != tc.want {
+			if got := describe(tl, tc.path, tc.cmd, tc.notes, tc.project); got != tc.want {
 				t.Errorf("describe(%v) = %q, want %q", tc.path, got, tc.want)
 			}
 		})

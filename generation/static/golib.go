@@ -10,6 +10,7 @@ import (
 	"go/types"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -244,10 +245,11 @@ func goPackageCaps(files []*ast.File, imp string, root bool, readme map[string]b
 	if root {
 		vis = 3
 	}
+	helpers := goSharedHelpers(funcs, methods, readme)
 	var out []goCap
 	ctors := map[string]*ast.FuncDecl{}
 	for _, fd := range funcs {
-		if strings.HasPrefix(fd.Name.Name, "Must") || goHelperRE(fd.Name.Name) {
+		if strings.HasPrefix(fd.Name.Name, "Must") || goHelperRE(fd.Name.Name) || helpers[fd.Name.Name] {
 			continue
 		}
 		args, props, req, ok := goArgs(fd.Type.Params, fd.Doc, named, pkgName, map[string]bool{})
@@ -307,6 +309,57 @@ func goPackageCaps(files []*ast.File, imp string, root bool, readme map[string]b
 				c.score += readmeBonus
 			}
 			out = append(out, goCap{cap: c, call: &goCall{pkg: imp, ctor: ctor.Name.Name, ctorArgs: cargs, ctorErr: ctorErr, fn: m.Name.Name, args: args, results: n, hasErr: hasErr}})
+		}
+	}
+	return out
+}
+
+// goSharedHelpers returns the exported functions that are building blocks
+// of the package's own API: called by at least two of its other exported
+// functions or methods, while the README's examples call some of the
+// package's functions but never this one (ibankit's Normalize, which Check,
+// Format and Find all start with). Without README examples to tell the
+// advertised API from its parts, nothing is a helper.
+func goSharedHelpers(funcs []*ast.FuncDecl, methods map[string][]*ast.FuncDecl, readme map[string]bool) map[string]bool {
+	exported := map[string]bool{}
+	advertised := false
+	for _, fd := range funcs {
+		exported[fd.Name.Name] = true
+		advertised = advertised || readme[fd.Name.Name]
+	}
+	all := slices.Clone(funcs)
+	for _, ms := range methods {
+		for _, m := range ms {
+			advertised = advertised || readme[m.Name.Name]
+			all = append(all, m)
+		}
+	}
+	if !advertised {
+		return nil
+	}
+	callers := map[string]int{}
+	for _, fd := range all {
+		if fd.Body == nil {
+			continue
+		}
+		seen := map[string]bool{}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			ce, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			id, ok := ce.Fun.(*ast.Ident)
+			if ok && exported[id.Name] && (fd.Recv != nil || id.Name != fd.Name.Name) && !seen[id.Name] {
+				seen[id.Name] = true
+				callers[id.Name]++
+			}
+			return true
+		})
+	}
+	out := map[string]bool{}
+	for name, n := range callers {
+		if n >= 2 && !readme[name] {
+			out[name] = true
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -43,6 +44,7 @@ type pyFunc struct {
 	Generator   bool      `json:"generator"`
 	Writes      bool      `json:"writes"`
 	Synthesized bool      `json:"synthesized"`
+	Callers     int       `json:"callers"` // the module's other public functions and methods that call it
 }
 
 type pyDoc struct {
@@ -140,12 +142,20 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 	for _, n := range api.ReadmeNames {
 		readme[n] = true
 	}
+	// The README's examples tell the advertised API from its parts: a
+	// function two of its module's public functions or methods call, that
+	// the examples never name while they name others, is a building block
+	// of the API rather than a capability of its own.
+	advertised := slices.ContainsFunc(api.Items, func(it pyItem) bool { return it.Readme })
 	var caps []*capability
 	for i, it := range api.Items {
 		switch it.Kind {
 		case "function":
 			var f pyFunc
 			if json.Unmarshal(it.Info, &f) != nil {
+				continue
+			}
+			if advertised && !it.Readme && f.Callers >= 2 {
 				continue
 			}
 			if c := functionCapability(it, &f); c != nil {

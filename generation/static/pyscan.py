@@ -644,7 +644,30 @@ def module_api(rel):
                     out["imports"][a.asname or a.name] = {"level": st.level, "module": st.module or "", "name": a.name}
                 else:
                     out["imports"].setdefault("*", []).append({"level": st.level, "module": st.module or ""})
+    count_callers(tree, out["functions"])
     return out
+
+
+def count_callers(tree, functions):
+    """Record on each module-level function how many of the module's other
+    public functions and methods call it by name: a building block of the
+    module's own API has several."""
+    bodies = []
+    for st in tree.body:
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and not st.name.startswith("_"):
+            bodies.append((st.name, st))
+        elif isinstance(st, ast.ClassDef) and not st.name.startswith("_"):
+            for m in st.body:
+                if isinstance(m, (ast.FunctionDef, ast.AsyncFunctionDef)) and (not m.name.startswith("_") or m.name == "__init__"):
+                    bodies.append((None, m))
+    counts = {}
+    for own, node in bodies:
+        called = {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+        for name in called:
+            if name in functions and name != own:
+                counts[name] = counts.get(name, 0) + 1
+    for name, info in functions.items():
+        info["callers"] = counts.get(name, 0)
 
 
 def readme_code():

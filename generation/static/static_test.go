@@ -129,6 +129,116 @@ func PluralWord(quantity int, singular, plural string) string { return "" }
 	}
 }
 
+// TestGoSharedHelpers checks that an exported function the package's own
+// API builds on — called by two of its other exported functions — is no
+// skill when the README's examples call the package but not it, and stays
+// one when the README calls it or calls nothing of the package.
+func TestGoSharedHelpers(t *testing.T) {
+	t.Parallel()
+	src := `package codes
+
+// Clean upper-cases a code and drops its spaces.
+func Clean(s string) string { return s }
+
+// Verify tells whether a code's check digit holds.
+func Verify(code string) bool { return Clean(code) != "" }
+
+// Pretty writes a code in groups of three.
+func Pretty(code string) string { return Clean(code) }
+
+// Digit computes a code's check digit.
+func Digit(code string) int { return len(Clean(code)) + Digit(code) }
+
+// Join joins codes with a comma.
+func Join(codes []string) string { return Pretty(codes[0]) }
+`
+	fset := token.NewFileSet()
+	af, err := parser.ParseFile(fset, "codes.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		readme string
+		want   []string
+	}{
+		// Clean has three callers and the README leaves it out; Pretty has
+		// one caller, Digit only itself.
+		{"```go\ncodes.Verify(\"ab 12\")\ncodes.Pretty(\"ab12\")\n```", []string{"verify", "pretty", "digit", "join"}},
+		{"Call `codes.Clean(s)` first, then `codes.Verify(s)`.", []string{"clean", "verify", "pretty", "digit", "join"}},
+		{"No examples here.", []string{"clean", "verify", "pretty", "digit", "join"}},
+	} {
+		var got []string
+		for _, c := range goPackageCaps([]*ast.File{af}, "example.com/codes", true, readmeCalls(tc.readme)) {
+			got = append(got, c.cap.id)
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("goPackageCaps() with README %q (-want +got):\n%s", tc.readme, diff)
+		}
+	}
+}
+
+// TestPythonSharedHelpers is TestGoSharedHelpers for a Python library:
+// pyscan.py counts a function's callers among its module's public
+// functions and methods, and a function with two that the README's
+// examples leave out is no skill.
+func TestPythonSharedHelpers(t *testing.T) {
+	t.Parallel()
+	code := `"""Check codes."""
+
+
+def clean(s: str) -> str:
+    """Upper-case a code and drop its spaces."""
+    return s.upper().replace(" ", "")
+
+
+def verify(code: str) -> bool:
+    """Tell whether a code's check digit holds."""
+    return clean(code) != ""
+
+
+def pretty(code: str) -> str:
+    """Write a code in groups of three."""
+    return clean(code)
+
+
+class Batch:
+    def __init__(self, codes: str):
+        self.codes = [clean(c) for c in codes.split(",")]
+
+    def first(self) -> str:
+        return pretty(self.codes[0])
+`
+	for _, tc := range []struct {
+		readme string
+		want   []string
+	}{
+		{"# codes\n\n```python\nfrom codes import verify, pretty\nverify(\"ab 12\")\n```\n", []string{"pretty", "verify"}},
+		{"# codes\n\n```python\nfrom codes import clean, verify\nverify(clean(\"ab 12\"))\n```\n", []string{"clean", "pretty", "verify"}},
+		{"# codes\n\nChecks codes.\n", []string{"clean", "pretty", "verify"}},
+	} {
+		dir := writeRepo(t, map[string]string{"codes.py": code, "README.md": tc.readme})
+		r, err := scan(dir, "codes")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := pythonScan(t.Context(), r, os.Environ())
+		if err != nil {
+			t.Fatal(err)
+		}
+		skills, _ := pyLibrarySkills(sc.API, []string{"python3", "wrap.py"})
+		var got []string
+		for _, sk := range skills {
+			if sk.ID == "clean" || sk.ID == "verify" || sk.ID == "pretty" {
+				got = append(got, sk.ID)
+			}
+		}
+		slices.Sort(got)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("skills with README %q (-want +got):\n%s", tc.readme, diff)
+		}
+	}
+}
+
 // TestClassCapabilitiesSkipEchoes checks that a property giving back a
 // constructor argument is no capability, and that a class that only
 // reports what it was given is none either.
