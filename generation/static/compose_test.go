@@ -112,3 +112,36 @@ func TestDescribe(t *testing.T) {
 		})
 	}
 }
+
+// TestPathParameters checks which flags and arguments name files: by their
+// metavar, name or help, and not a TEXT that is the text itself.
+func TestPathParameters(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		flag Flag
+		want bool
+	}{
+		{Flag{Long: "title", Metavar: "TEXT", Type: "string", Help: "document title"}, false},
+		{Flag{Long: "replacement", Metavar: "TEXT", Type: "string", Help: "text that replaces each secret"}, false},
+		{Flag{Long: "config", Metavar: "FILE", Type: "string"}, true},
+		{Flag{Long: "in", Metavar: "FILE.md", Type: "string"}, true},
+		{Flag{Long: "exclude-dir", Metavar: "DIR", Type: "string"}, false},
+	} {
+		if got := isPathFlag(&tc.flag); got != tc.want {
+			t.Errorf("isPathFlag(--%s %s) = %v, want %v", tc.flag.Long, tc.flag.Metavar, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		arg  Arg
+		want bool
+	}{
+		{Arg{Name: "TEXT", Variadic: true}, false},
+		{Arg{Name: "input_string", Help: "Text to slugify"}, false},
+		{Arg{Name: "FILE"}, true},
+		{Arg{Name: "doc", Help: "a plain text file to read"}, true},
+	} {
+		if got := isPathArg(&tc.arg); got != tc.want {
+			t.Errorf("isPathArg(%s) = %v, want %v", tc.arg.Name, got, tc.want)
+		}
+	}
+}

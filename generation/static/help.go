@@ -27,8 +27,17 @@ func parseHelp(text string) *Command {
 		ln := lines[i]
 		trim := strings.TrimSpace(ln)
 		low := strings.ToLower(trim)
-		if indentOf(ln) == 0 && strings.HasPrefix(low, "usage:") {
-			u := strings.TrimSpace(trim[len("usage:"):])
+		bare := bareHeader(lines, i)
+		if bare && !usageHeaderRE.MatchString(low) {
+			cur = &section{kind: sectionKind(trim)}
+			sections = append(sections, cur)
+			continue
+		}
+		if indentOf(ln) == 0 && (bare || strings.HasPrefix(low, "usage:")) {
+			u := ""
+			if !bare {
+				u = strings.TrimSpace(trim[len("usage:"):])
+			}
 			// The usage may continue on following lines, indented.
 			for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && indentOf(lines[i+1]) > 0 && !isHeader(lines[i+1]) {
 				i++
@@ -155,6 +164,27 @@ func isHeader(ln string) bool {
 	return len(strings.Fields(t)) <= 5
 }
 
+var (
+	bareHeaderRE  = lazyregexp.New(`^(?:usage|synopsis|description|version|examples?|(?:[a-z]+ )?(?:commands|flags|options|arguments|args))$`)
+	usageHeaderRE = lazyregexp.New(`^(?:usage|synopsis)$`)
+)
+
+// bareHeader reports whether lines[i] is a section header written without
+// a colon ("Usage", "FLAGS", "CORE COMMANDS"): a known section name alone
+// at the margin, its body indented below it.
+func bareHeader(lines []string, i int) bool {
+	ln := lines[i]
+	if indentOf(ln) != 0 || !bareHeaderRE.MatchString(strings.ToLower(strings.TrimSpace(ln))) {
+		return false
+	}
+	for _, next := range lines[i+1:] {
+		if strings.TrimSpace(next) != "" {
+			return indentOf(next) > 0
+		}
+	}
+	return false
+}
+
 func sectionKind(header string) string {
 	h := strings.ToLower(strings.TrimSuffix(header, ":"))
 	switch {
@@ -277,7 +307,7 @@ func addSubs(c *Command, it *helpItem) {
 	}
 	// "top FILE [-n 10]", "stats, st", "run (r)"
 	name := strings.Fields(term)[0]
-	name = strings.TrimRight(name, ",")
+	name = strings.TrimRight(name, ",:") // "auth:  Authenticate gh" (gh)
 	if !cmdNameRE.MatchString(name) || c.find(name) != nil {
 		return
 	}
@@ -308,8 +338,21 @@ var (
 func addFlag(c *Command, it *helpItem) {
 	f := &Flag{Help: it.desc}
 	term := strings.ReplaceAll(it.term, " | ", ", ")
+	var parts []string
 	for _, part := range splitTop(term, ",") {
+		// "-c --color" names one flag twice, without a comma.
 		part = strings.TrimSpace(part)
+		for {
+			name, rest, ok := strings.Cut(part, " ")
+			if !ok || !strings.HasPrefix(name, "-") || !strings.HasPrefix(strings.TrimSpace(rest), "-") {
+				break
+			}
+			parts = append(parts, name)
+			part = strings.TrimSpace(rest)
+		}
+		parts = append(parts, part)
+	}
+	for _, part := range parts {
 		if !strings.HasPrefix(part, "-") {
 			continue
 		}
@@ -355,6 +398,17 @@ func addFlag(c *Command, it *helpItem) {
 	if m := choiceRE.FindStringSubmatch(f.Metavar); m != nil {
 		f.Choices = strings.Split(m[1], ",")
 	}
+	if f.Metavar == "" {
+		// Help that names a value ("file to read from", "number of spaces
+		// to use") tells a flag that takes one from a switch, when the
+		// usage shows no placeholder.
+		switch {
+		case fileHelpRE.MatchString(f.Help):
+			f.Metavar = "FILE"
+		case countHelpRE.MatchString(f.Help):
+			f.Metavar = "N"
+		}
+	}
 	f.Type = guessFlagType(f)
 	if f.Default != nil {
 		f.Default = convert(f.Default.(string), f.Type)
@@ -376,6 +430,11 @@ var goTypeWords = map[string]string{
 var (
 	intMetaRE = lazyregexp.New(`(?i)^(n|num|number|count|int|integer|k|depth|level|limit|size|pixels|port|bins|lines|width|height|max|min|days|seconds|secs|len|length|index|idx|times|repeat|workers|jobs|threads|year|top)$`)
 	numMetaRE = lazyregexp.New(`(?i)^(float|factor|score|ratio|pct|percent|rate|fraction|threshold|tolerance|t|m|x|y|amount|value|weight|scale|prob|probability|alpha|quantile)$`)
+)
+
+var (
+	fileHelpRE  = lazyregexp.New(`(?i)^(?:the\s+)?(?:input\s+)?(?:file|path)(?:\s*name)?\s+(?:to|of|for|from|with)\b`)
+	countHelpRE = lazyregexp.New(`(?i)^(?:the\s+)?(?:number|count|amount)\s+of\b`)
 )
 
 func guessFlagType(f *Flag) string {
@@ -556,7 +615,11 @@ func usageTokens(usage string) []usageTok {
 			continue
 		}
 		up := strings.ToUpper(strings.Trim(core, "<>"))
-		isMeta := metaWordRE.MatchString(core) && (core == strings.ToUpper(core) && strings.ToLower(core) != core || strings.HasPrefix(core, "<"))
+		// A placeholder is upper-case (FILE) or in angle brackets (<file>);
+		// a lower-case word alone in square brackets ("pup [flags]
+		// [selectors]") is one too.
+		whole := strings.HasPrefix(f, "[") && strings.HasSuffix(strings.TrimSuffix(f, "..."), "]") && opens == 1 && closes == 1
+		isMeta := metaWordRE.MatchString(core) && (core == strings.ToUpper(core) && strings.ToLower(core) != core || strings.HasPrefix(core, "<") || whole)
 		if !isMeta {
 			if started {
 				// a lower-case word after the placeholders began is a literal

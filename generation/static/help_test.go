@@ -74,6 +74,16 @@ Bump commands:
 			nil, []string{"wide||boolean|"}, []string{"FILES"}},
 		{"usage literal choice", "usage: svc (start|stop) <name>|<id>\n",
 			nil, nil, []string{"name"}},
+		{"headers without colons", "Usage\n    pup [flags] [selectors] [optional display function]\nVersion\n    0.4.0\nFlags\n" +
+			"    -c --color         print result with color\n    -f --file          file to read from\n",
+			nil, []string{"color|c|boolean|", "file|f|string|FILE"}, []string{"selectors"}},
+		{"values named by the help alone", "Usage: pup [flags]\n\nFlags:\n    -i --indent        number of spaces to use for indent or character\n" +
+			"    -n --number        print number of elements selected\n    -p --plain         don't escape html\n",
+			nil, []string{"indent|i|integer|N", "number|n|boolean|", "plain|p|boolean|"}, nil},
+		{"capital headers without colons", "Work with GitHub from the command line.\n\nUSAGE\n  gh <command> <subcommand> [flags]\n\n" +
+			"CORE COMMANDS\n  auth:        Authenticate gh and git with GitHub\n  browse:      Open the repository in the browser\n\n" +
+			"FLAGS\n  --help      Show help for command\n  -R, --repo OWNER/REPO   Select another repository\n",
+			[]string{"auth", "browse"}, []string{"repo|R|string|OWNER/REPO"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,6 +21,10 @@ func nodeTools(r *repo) []*Tool {
 		Keywords     []string          `json:"keywords"`
 		Bin          json.RawMessage   `json:"bin"`
 		Dependencies map[string]string `json:"dependencies"`
+		DevDeps      map[string]string `json:"devDependencies"`
+		Scripts      map[string]string `json:"scripts"`
+		Main         string            `json:"main"`
+		Module       string            `json:"module"`
 	}
 	if err := json.Unmarshal(data, &pkg); err != nil {
 		return nil
@@ -32,9 +36,23 @@ func nodeTools(r *repo) []*Tool {
 	} else {
 		_ = json.Unmarshal(pkg.Bin, &bins)
 	}
+	// A package whose entry module is built (TypeScript, a bundler) ships
+	// without it: it is built with the build script, which needs the
+	// development dependencies too.
+	built := pkg.Scripts["build"] != "" && slices.ContainsFunc([]string{pkg.Main, pkg.Module}, func(f string) bool {
+		f = path.Clean(strings.TrimPrefix(f, "./"))
+		return f != "." && !strings.HasPrefix(f, "../") && !r.has(f)
+	})
 	var setup [][]string
-	if len(pkg.Dependencies) > 0 && !r.has("node_modules/.package-lock.json") {
+	installed := r.has("node_modules/.package-lock.json")
+	switch {
+	case built && !installed && len(pkg.Dependencies)+len(pkg.DevDeps) > 0:
+		setup = append(setup, []string{"npm", "install", "--ignore-scripts", "--no-audit", "--no-fund"})
+	case len(pkg.Dependencies) > 0 && !installed:
 		setup = append(setup, []string{"npm", "install", "--omit=dev", "--ignore-scripts", "--no-audit", "--no-fund"})
+	}
+	if built {
+		setup = append(setup, []string{"npm", "run", "build"})
 	}
 	var tools []*Tool
 	for _, name := range sortedKeys(bins) {

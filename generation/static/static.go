@@ -1,6 +1,7 @@
 package static
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -281,6 +282,15 @@ func runSetup(ctx context.Context, dir, bdir string, t *Tool, env []string, time
 		argv := expandRepo(c, dir, bdir)
 		fmt.Fprintf(logw, "$ %s\n", shortCommand(argv))
 		res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Tee: logw})
+		if res.Err != nil && res.ExitCode > 0 {
+			out := res.Stderr
+			if len(bytes.TrimSpace(out)) == 0 {
+				out = res.Stdout
+			}
+			if line := errorLine(string(out)); line != "" {
+				return fmt.Errorf("%q exited with status %d: %s", shortCommand(argv), res.ExitCode, line)
+			}
+		}
 		if res.Err != nil {
 			return res.Err
 		}
@@ -418,7 +428,7 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 		fmt.Fprintf(logw, "%s\n", clip(out, 4000))
 		hung = res.TimedOut
 		if path == nil && res.ExitCode != 0 && !res.TimedOut && !looksLikeHelp(out) {
-			failed = firstLine(out)
+			failed = errorLine(out)
 		}
 		if res.TimedOut || strings.TrimSpace(out) == "" || looksLikeError(out) {
 			return nil
@@ -484,6 +494,47 @@ func firstLine(s string) string {
 	}
 	return clip(s, 200)
 }
+
+// errorLine returns the line of a failed program's output that says what
+// went wrong: a Python traceback's last line, else the first line naming
+// an error or a panic (a Node stack trace starts with the source line that
+// threw), else the first line.
+func errorLine(out string) string {
+	var lines []string
+	for _, ln := range strings.Split(out, "\n") {
+		if strings.TrimSpace(ln) != "" {
+			lines = append(lines, ln)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	if strings.HasPrefix(strings.TrimSpace(lines[0]), "Traceback (most recent call last)") {
+		for i := len(lines) - 1; i > 0; i-- {
+			if ln := lines[i]; ln[0] != ' ' && ln[0] != '\t' {
+				return clip(strings.TrimSpace(ln), 200)
+			}
+		}
+	}
+	for _, ln := range lines {
+		if errorLineRE.MatchString(strings.TrimSpace(ln)) {
+			return clip(strings.TrimSpace(ln), 200)
+		}
+	}
+	// "npm error code ENOTFOUND" names the error; the sentence after it
+	// says what failed.
+	for _, ln := range lines {
+		if errorWordRE.MatchString(ln) && len(strings.Fields(ln)) >= 6 {
+			return clip(strings.TrimSpace(ln), 200)
+		}
+	}
+	return firstLine(out)
+}
+
+var (
+	errorLineRE = lazyregexp.New(`^(?:[A-Za-z_][\w.]*(?:Error|Exception)\b|(?i:error|fatal|panic)\b)`)
+	errorWordRE = lazyregexp.New(`(?i)\b(?:error|fatal|failed)\b`)
+)
 
 func looksLikeError(out string) bool {
 	low := strings.ToLower(strings.TrimSpace(out))

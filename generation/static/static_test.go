@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -263,5 +264,55 @@ func TestClassCapabilitiesSkipEchoes(t *testing.T) {
 	}
 	if want := []string{"tag-python-versions"}; !slices.Equal(ids, want) {
 		t.Errorf("classCapabilities(with a computed property) = %v, want %v", ids, want)
+	}
+}
+
+func TestErrorLine(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ out, want string }{
+		{"Traceback (most recent call last):\n  File \"x.py\", line 3, in <module>\n    import pathspec\nModuleNotFoundError: No module named 'pathspec'\n",
+			"ModuleNotFoundError: No module named 'pathspec'"},
+		{"node:internal/modules/esm/resolve:283\n    throw new ERR_MODULE_NOT_FOUND(\n          ^\n\nError [ERR_MODULE_NOT_FOUND]: Cannot find module '/r/lib/marked.esm.js' imported from /r/bin/main.js\n    at finalizeResolution (node:internal/modules/esm/resolve:283:11)\n",
+			"Error [ERR_MODULE_NOT_FOUND]: Cannot find module '/r/lib/marked.esm.js' imported from /r/bin/main.js"},
+		{"panic: runtime error: index out of range\n\ngoroutine 1 [running]:\n", "panic: runtime error: index out of range"},
+		{"failed to open constants file: no such file or directory\n", "failed to open constants file: no such file or directory"},
+		{"npm warn EBADENGINE Unsupported engine {\nnpm error code ENOTFOUND\nnpm error syscall getaddrinfo\nnpm error network request to https://registry.npmjs.org/x failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org\n",
+			"npm error network request to https://registry.npmjs.org/x failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org"},
+		{"\n\n", ""},
+	} {
+		if got := errorLine(tc.out); got != tc.want {
+			t.Errorf("errorLine(%q) = %q, want %q", tc.out, got, tc.want)
+		}
+	}
+}
+
+// TestNodeBuiltEntry generates a Node package that ships without its built
+// entry module: setup runs its build script, then the bin works. The build
+// script uses only Node itself, so no registry is needed.
+func TestNodeBuiltEntry(t *testing.T) {
+	t.Parallel()
+	for _, prog := range []string{"node", "npm"} {
+		if _, err := exec.LookPath(prog); err != nil {
+			t.Skipf("no %s on this machine", prog)
+		}
+	}
+	dir := writeRepo(t, map[string]string{
+		"package.json": `{"name": "shout", "description": "Shout a text in capitals.", "main": "./lib/index.js",
+			"bin": {"shout": "bin/shout.js"}, "scripts": {"build": "node build.js"}}`,
+		"build.js": "const fs = require('fs');\nfs.mkdirSync('lib', {recursive: true});\n" +
+			"fs.writeFileSync('lib/index.js', 'exports.shout = s => s.toUpperCase() + \"!\";\\n');\n",
+		"bin/shout.js": "#!/usr/bin/env node\nconst {shout} = require('../lib/index.js');\nconst args = process.argv.slice(2);\n" +
+			"if (args[0] === '--help') { console.log('Usage: shout TEXT\\n\\nShout TEXT in capitals.'); process.exit(0); }\n" +
+			"console.log(shout(args.join(' ')));\n",
+	})
+	res, err := Generate(t.Context(), dir, Options{Name: "shout", ProbeTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if !slices.ContainsFunc(res.Bundle.Setup, func(c bundle.Command) bool { return slices.Equal(c, bundle.Command{"npm", "run", "build"}) }) {
+		t.Errorf("setup = %q, want npm run build", res.Bundle.Setup)
+	}
+	if len(res.Bundle.Skills) != 1 || res.Bundle.Skills[0].ID != "shout" {
+		t.Fatalf("skills = %+v, want shout (notes %q)", res.Bundle.Skills, res.Notes)
 	}
 }
