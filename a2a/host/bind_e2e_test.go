@@ -1,6 +1,7 @@
 package host_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -95,6 +96,71 @@ func TestBindShapes(t *testing.T) {
 			}
 			if got := artifactText(task); got != tc.want {
 				t.Errorf("output = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// An agent with a filter that writes to standard output and a converter
+// that writes the file its -o names.
+const namedOutputAgent = `version: 1
+name: files
+description: Text file tools.
+skills:
+  - id: upper
+    name: upper
+    description: Upper-case a text file.
+    params: {type: object, properties: {file: {type: string, format: path}}, required: [file]}
+    run: [python3, -c, "import sys; print(open(sys.argv[1]).read().upper(), end='')", "{{file}}"]
+  - id: lower
+    name: lower
+    description: Lower-case a text file into another file.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path}
+        output: {type: string, format: path, description: Where to write the result.}
+      required: [file]
+    run: [python3, -c, "import sys; open(sys.argv[2], 'w').write(open(sys.argv[1]).read().lower())", "{{file}}", "{{output}}"]
+`
+
+// TestNamedOutput checks that a file name the instruction gives the result
+// reaches the skill's output parameter, and that a skill writing to
+// standard output has its output returned as a file of that name.
+func TestNamedOutput(t *testing.T) {
+	t.Parallel()
+	s := serve(t, namedOutputAgent, nil)
+	c := a2aClient(t, s.URL, "1.0")
+	for _, tc := range []struct {
+		skill, text, wantName, wantData string
+	}{
+		{"lower", "Lower-case the attached note and save it as quiet.txt.", "quiet.txt", "hello, world\n"},
+		{"upper", "Make the attached note loud and save it as loud.txt.", "loud.txt", "HELLO, WORLD\n"},
+	} {
+		t.Run(tc.skill, func(t *testing.T) {
+			t.Parallel()
+			req := textMessage(tc.text, &a2a.Part{Content: a2a.Raw("Hello, World\n"), Filename: "note.txt", MediaType: "text/plain"})
+			req.Message.SetMeta("skill", tc.skill)
+			task := send(t, c, req)
+			if task.Status.State != a2a.TaskStateCompleted {
+				t.Fatalf("task state = %s (%s), want completed", task.Status.State, statusText(task))
+			}
+			var names []string
+			for _, a := range task.Artifacts {
+				for _, p := range a.Parts {
+					if p.Filename == "" {
+						continue
+					}
+					names = append(names, p.Filename)
+					if p.Filename == tc.wantName {
+						if got := string(p.Raw()); got != tc.wantData {
+							t.Errorf("%s = %q, want %q", p.Filename, got, tc.wantData)
+						}
+					}
+				}
+			}
+			if !slices.Contains(names, tc.wantName) {
+				t.Errorf("files returned = %v, want %s", names, tc.wantName)
 			}
 		})
 	}

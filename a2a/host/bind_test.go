@@ -157,6 +157,16 @@ skills:
         stopwords: {type: array, items: {type: string}}
         max_length: {type: integer, default: 0}
     run: [slugify, --separator, "{{separator}}", --stopwords, "{{stopwords}}", --max-length, "{{max_length}}", "{{input_string}}"]
+  - id: thumb
+    name: thumb
+    description: Resize an image.
+    params:
+      type: object
+      properties:
+        width: {type: integer}
+        height: {type: integer}
+        quality: {type: integer, default: 90}
+    run: [thumb, --width, "{{width}}", --height, "{{height}}", --quality, "{{quality}}"]
 `
 
 func TestBind(t *testing.T) {
@@ -233,8 +243,12 @@ func TestBind(t *testing.T) {
 		{"a bare number", "ordinal", "193", nil, map[string]any{"x": int64(193)}, nil},
 		{"the number in a question", "ordinal", "What is the ordinal of 193?", nil, map[string]any{"x": int64(193)}, nil},
 		{"a number written as a word", "ordinal", "What is the ordinal of twelve?", nil, map[string]any{"x": int64(12)}, nil},
-		{"not a number another parameter names", "ordinal", "Give the ordinal of 193 with width 8.", nil,
-			map[string]any{"x": int64(193)}, []string{"width"}},
+		{"a number another parameter names goes to it", "ordinal", "Give the ordinal of 193 with width 8.", nil,
+			map[string]any{"x": int64(193), "width": int64(8)}, nil},
+		{"an optional number by the adjective of its measure", "thumb", "Make it 64 pixels wide, keeping its proportions.", nil,
+			map[string]any{"width": int64(64)}, []string{"height"}},
+		{"optional numbers nobody names stay unset", "thumb", "Make a thumbnail of 2 photos.", nil,
+			nil, []string{"width", "height"}},
 		{"two numbers are ambiguous", "ordinal", "What are the ordinals of 3 and 5?", nil, nil, []string{"x"}},
 		{"an integer parameter refuses a fraction", "ordinal", "What is the ordinal of 2.5?", nil, nil, []string{"x"}},
 		{"a number parameter with thousands separators", "si", "Format 2,200,000 in the unit B.", nil,

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -527,13 +528,18 @@ func bindNumbers(params []bundle.Param, args map[string]any, text string) {
 	if counted {
 		return // the text's one number is the count
 	}
-	var open []bundle.Param
+	numeric := func(p bundle.Param) bool { return p.Type == "integer" || p.Type == "number" }
+	var open, optional []bundle.Param
 	for _, p := range params {
-		if unbound(p) && p.Required && !p.HasDefault && (p.Type == "integer" || p.Type == "number") {
+		switch {
+		case !unbound(p) || !numeric(p):
+		case p.Required && !p.HasDefault:
 			open = append(open, p)
+		default:
+			optional = append(optional, p)
 		}
 	}
-	if len(open) == 0 {
+	if len(open) == 0 && len(optional) == 0 {
 		return
 	}
 	toks := tokens(text, "=") // "fast=5" says fast, 5
@@ -578,19 +584,51 @@ func bindNumbers(params []bundle.Param, args map[string]any, text string) {
 	if len(left) == 1 && len(unclaimed) == 1 {
 		setNumber(args, left[0], nums[unclaimed[0]].v)
 	}
+	// An optional number is set only when the text names it beside its
+	// value ("64 pixels wide", "width 8").
+	for _, p := range optional {
+		var mine []int
+		for i := range nums {
+			if owner[i] == p.Name && !used[i] {
+				mine = append(mine, i)
+			}
+		}
+		if len(mine) == 1 && setNumber(args, p, nums[mine[0]].v) {
+			used[mine[0]] = true
+		}
+	}
 }
 
 // connectives may stand between a parameter's name and its number
 // ("width of 8", "slow is 20").
 var connectives = map[string]bool{"of": true, "is": true, "at": true, "to": true, "as": true, "be": true, "equals": true}
 
+// units may stand between a number and the name it belongs to ("64
+// pixels wide", "3 decimal places").
+var units = map[string]bool{
+	"px": true, "pixel": true, "pixels": true, "pt": true, "points": true, "char": true, "chars": true,
+	"characters": true, "columns": true, "rows": true, "lines": true, "words": true, "digits": true,
+	"decimal": true, "decimals": true, "places": true, "percent": true, "%": true, "days": true, "hours": true,
+	"minutes": true, "seconds": true, "ms": true, "mm": true, "cm": true, "km": true, "m": true, "kb": true,
+	"mb": true, "gb": true, "items": true, "bytes": true, "spaces": true, "levels": true,
+}
+
+// dimensions are the adjectives that name a measure ("64 pixels wide" is
+// a width).
+var dimensions = map[string][]string{
+	"width": {"wide"}, "height": {"high", "tall"}, "length": {"long"}, "depth": {"deep"},
+}
+
 // nearest returns how far from toks[at] one of words is said: 1 right
-// beside it, 2 with a connective between; 0 when it is not.
+// beside it, 2 with a connective or a unit between; 0 when it is not.
 func nearest(toks []token, at int, words []string) int {
+	for _, w := range slices.Clone(words) {
+		words = append(words, dimensions[w]...)
+	}
 	is := func(j int) bool {
 		return j >= 0 && j < len(toks) && slices.ContainsFunc(words, func(w string) bool { return says(toks[j], w) })
 	}
-	between := func(j int) bool { return j >= 0 && j < len(toks) && connectives[toks[j].low] }
+	between := func(j int) bool { return j >= 0 && j < len(toks) && (connectives[toks[j].low] || units[toks[j].low]) }
 	switch {
 	case is(at-1) || is(at+1):
 		return 1
@@ -792,3 +830,35 @@ func wordAt(s string, i int) bool {
 	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
 }
+
+// namedFileRE finds a file name the instruction gives to what it asks for:
+// "save it as thumb.png", "a CSV file named compounds.csv", "write the
+// result to out.json".
+var namedFileRE = lazyregexp.New("(?i)\\b(?:as|named|called|to|into)\\s+[\"'“`]?([A-Za-z0-9_][A-Za-z0-9_.-]*\\.[A-Za-z][A-Za-z0-9]{0,5})\\b")
+
+// webSuffixes are domain endings, which a name like example.org has
+// rather than a file extension.
+var webSuffixes = map[string]bool{"com": true, "org": true, "net": true, "io": true, "dev": true, "edu": true, "gov": true}
+
+// namedOutput returns the one file name the instruction asks its result
+// to be saved under, or "" when it names none (or several). Names of the
+// attached files are inputs, not outputs.
+func namedOutput(text string, files []string) string {
+	if !strings.ContainsRune(text, '.') {
+		return ""
+	}
+	name := ""
+	for _, m := range namedFileRE.FindAllStringSubmatch(text, 8) {
+		n := strings.TrimRight(m[1], ".")
+		ext := strings.ToLower(strings.TrimPrefix(path.Ext(n), "."))
+		if webSuffixes[ext] || slices.Contains(files, n) || ext == "" {
+			continue
+		}
+		if name != "" && name != n {
+			return ""
+		}
+		name = n
+	}
+	return safeName(name, "")
+}
+

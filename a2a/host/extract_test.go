@@ -55,3 +55,26 @@ func TestExtract(t *testing.T) {
 		}
 	}
 }
+
+func TestNamedOutput(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		text  string
+		files []string
+		want  string
+	}{
+		{"Make a thumbnail 64 pixels wide, save it as thumb.png, and tell me its size.", []string{"sunset.png"}, "thumb.png"},
+		{"Save the table as a CSV file named compounds.csv, one row per compound.", nil, "compounds.csv"},
+		{"Make a copy named deploy.redacted.sh in which every credential is replaced.", []string{"deploy.sh"}, "deploy.redacted.sh"},
+		{"Write the result to `out.json`.", nil, "out.json"},
+		{"Compare old.txt to new.txt.", []string{"old.txt", "new.txt"}, ""},
+		{"Send the report to example.org.", nil, ""},
+		{"Save it as a.csv or as b.csv.", nil, ""},
+		{"Save it as ../../etc/passwd.txt", nil, ""},
+		{"How many lines does it have?", nil, ""},
+	} {
+		if got := namedOutput(tc.text, tc.files); got != tc.want {
+			t.Errorf("namedOutput(%q, %v) = %q, want %q", tc.text, tc.files, got, tc.want)
+		}
+	}
+}

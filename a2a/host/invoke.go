@@ -140,6 +140,13 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	if err != nil {
 		return nil, err
 	}
+	// Asked to save the result under a name the skill did not write (it
+	// writes to standard output): the output is returned as that file too.
+	if name := namedOutput(req.text, saved); name != "" && strings.TrimSpace(out.stdout) != "" && !res.truncated &&
+		!slices.ContainsFunc(out.files, func(f outFile) bool { return path.Base(f.name) == name }) {
+		data := []byte(out.stdout)
+		out.files = append(out.files, outFile{name: name, mediaType: mediaTypeOf(name, data), data: data})
+	}
 	return out, nil
 }
 
@@ -288,6 +295,19 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 		}
 	}
 	bindFiles(sk, params, args, free, req.text, work)
+	// A file name the instruction gives the result goes to the one
+	// parameter for a file the skill writes.
+	if name := namedOutput(req.text, saved); name != "" {
+		var outs []bundle.Param
+		for _, p := range params {
+			if _, ok := args[p.Name]; !ok && writes(p) && (p.IsPath() || p.Type == "string" || p.Type == "") {
+				outs = append(outs, p)
+			}
+		}
+		if len(outs) == 1 {
+			args[outs[0].Name] = filepath.Join(work, name)
+		}
+	}
 	// Text: a message's first text part is its instruction; further text
 	// parts are content. Content goes to the single unbound string
 	// parameter. Without content, values are picked out of the

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/kljensen/snowball/english"
 )
 
 // The usual BM25 constants.
@@ -89,8 +91,7 @@ func (idx *Index) Rank(query string) []Result {
 }
 
 // Tokenize lower-cases s, splits it on anything but letters and digits,
-// drops stop words and one-letter tokens, and strips a few English suffixes
-// so that "words" matches "word" and "counting" matches "count".
+// drops stop words and one-letter tokens, and stems what is left (see stem).
 func Tokenize(s string) []string {
 	var out []string
 	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
@@ -104,23 +105,10 @@ func Tokenize(s string) []string {
 	return out
 }
 
-func stem(w string) string {
-	switch {
-	case strings.HasSuffix(w, "ies") && len(w) > 4:
-		return w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "ing") && len(w) > 5:
-		return w[:len(w)-3]
-	case strings.HasSuffix(w, "ed") && len(w) > 4:
-		return w[:len(w)-2]
-	case strings.HasSuffix(w, "ly") && len(w) > 4:
-		return w[:len(w)-2]
-	case strings.HasSuffix(w, "es") && len(w) > 4 && strings.ContainsAny(w[len(w)-3:len(w)-2], "sxzh"):
-		return w[:len(w)-2]
-	case strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && len(w) > 3:
-		return w[:len(w)-1]
-	}
-	return w
-}
+// stem reduces a word to its Snowball (Porter2) English stem, so that
+// "validates", "validation" and "valid" meet, and so do "counting" and
+// "counts".
+func stem(w string) string { return english.Stem(w, false) }
 
 var stop = map[string]bool{}
 
