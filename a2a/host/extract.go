@@ -861,4 +861,3 @@ func namedOutput(text string, files []string) string {
 	}
 	return safeName(name, "")
 }
-
