@@ -167,6 +167,15 @@ skills:
         height: {type: integer}
         quality: {type: integer, default: 90}
     run: [thumb, --width, "{{width}}", --height, "{{height}}", --quality, "{{quality}}"]
+  - id: tables
+    name: tables
+    description: Print a table of a page as CSV.
+    params:
+      type: object
+      properties:
+        index: {type: integer, default: 1, description: "Which table, 1-based (default 1)."}
+        sheet: {type: integer}
+    run: [tables, --index, "{{index}}", --sheet, "{{sheet}}"]
 `
 
 func TestBind(t *testing.T) {
@@ -247,6 +256,12 @@ func TestBind(t *testing.T) {
 			map[string]any{"x": int64(193), "width": int64(8)}, nil},
 		{"an optional number by the adjective of its measure", "thumb", "Make it 64 pixels wide, keeping its proportions.", nil,
 			map[string]any{"width": int64(64)}, []string{"height"}},
+		{"the second table to the index whose description names tables", "tables", "Extract the waypoints table (the second table on the page) as CSV.", nil,
+			map[string]any{"index": int64(2)}, nil},
+		{"the 3rd sheet to a parameter named for sheets", "tables", "Convert the 3rd sheet.", nil,
+			map[string]any{"sheet": int64(3)}, nil},
+		{"a second of time is no position", "tables", "Wait a second, then convert the table.", nil,
+			map[string]any{"index": 1}, []string{"sheet"}},
 		{"optional numbers nobody names stay unset", "thumb", "Make a thumbnail of 2 photos.", nil,
 			nil, []string{"width", "height"}},
 		{"two numbers are ambiguous", "ordinal", "What are the ordinals of 3 and 5?", nil, nil, []string{"x"}},

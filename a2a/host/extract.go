@@ -50,9 +50,17 @@ func headerMention(text string, work string, files []string) string {
 			if len(h) < 2 || len(h) <= len(best) {
 				continue
 			}
-			re, err := regexp.Compile(`(^|[^\pL\pN_])` + regexp.QuoteMeta(strings.ToLower(h)) + `($|[^\pL\pN_])`)
-			if err == nil && re.MatchString(lower) {
-				best = h
+			// "molar_mass" is said "molar mass".
+			words := strings.Fields(strings.NewReplacer("_", " ", "-", " ").Replace(strings.ToLower(h)))
+			for i, w := range words {
+				words[i] = regexp.QuoteMeta(w)
+			}
+			for _, form := range []string{regexp.QuoteMeta(strings.ToLower(h)), strings.Join(words, `[\s_-]+`)} {
+				re, err := regexp.Compile(`(^|[^\pL\pN_])` + form + `($|[^\pL\pN_])`)
+				if err == nil && form != "" && re.MatchString(lower) {
+					best = h
+					break
+				}
 			}
 		}
 	}
@@ -79,6 +87,15 @@ func csvHeader(path string) []string {
 		r := csv.NewReader(bytes.NewReader(line))
 		r.Comma, r.LazyQuotes = sep, true
 		if rec, err := r.Read(); err == nil && len(rec) > 1 {
+			return rec
+		}
+	}
+	// A table of one column has no separator to show it is one; its name
+	// says so.
+	if ext := strings.ToLower(filepath.Ext(path)); (ext == ".csv" || ext == ".tsv") && len(bytes.TrimSpace(line)) > 0 {
+		r := csv.NewReader(bytes.NewReader(line))
+		r.LazyQuotes = true
+		if rec, err := r.Read(); err == nil && len(rec) == 1 {
 			return rec
 		}
 	}
@@ -518,6 +535,7 @@ func numbersIn(toks []token) []number {
 // it is the only such parameter left, the text's one number that no
 // other parameter's name claims ("What is the ordinal of 193?").
 func bindNumbers(params []bundle.Param, args map[string]any, text string) {
+	bindOrdinals(params, args, text)
 	unbound := func(p bundle.Param) bool { _, ok := args[p.Name]; return !ok }
 	counted := false
 	for _, p := range params {
@@ -861,3 +879,57 @@ func namedOutput(text string, files []string) string {
 	}
 	return safeName(name, "")
 }
+
+var (
+	ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
+	ordinalRE    = lazyregexp.New(`^(\d+)(?:st|nd|rd|th)$`)
+	// indexNames are parameter names that pick one of several things by
+	// its position; their description says what things.
+	indexNames = map[string]bool{"index": true, "idx": true, "nth": true, "n": true, "num": true, "number": true, "position": true, "pos": true}
+)
+
+// bindOrdinals fills an integer parameter that picks a thing by position
+// from "the second table" in the text: the parameter is named for the
+// thing ("--table 2"), or is an index whose description names it ("index:
+// which table, 1-based"). "The last" is left alone: its number depends on
+// the input.
+func bindOrdinals(params []bundle.Param, args map[string]any, text string) {
+	toks := tokens(text, "")
+	found := map[string][]int64{}
+	for i := 1; i+1 < len(toks); i++ {
+		if toks[i-1].low != "the" {
+			continue
+		}
+		n, ok := ordinalWords[toks[i].low]
+		if m := ordinalRE.FindStringSubmatch(toks[i].low); m != nil {
+			v, _ := strconv.Atoi(m[1])
+			n, ok = v, v > 0
+		}
+		if !ok || n < 1 {
+			continue
+		}
+		noun := toks[i+1]
+		var owners []string
+		for _, p := range params {
+			if _, set := args[p.Name]; set || p.Type != "integer" {
+				continue
+			}
+			named := slices.ContainsFunc(nameWords(p.Name), func(w string) bool { return len(w) > 2 && says(noun, w) })
+			described := indexNames[strings.ToLower(p.Name)] && slices.ContainsFunc(tokens(p.Description, ""), func(t token) bool {
+				return len(t.low) > 2 && says(noun, t.low)
+			})
+			if named || described {
+				owners = append(owners, p.Name)
+			}
+		}
+		if len(owners) == 1 {
+			found[owners[0]] = append(found[owners[0]], int64(n))
+		}
+	}
+	for name, vs := range found {
+		if len(vs) == 1 {
+			args[name] = vs[0]
+		}
+	}
+}
+

@@ -78,3 +78,34 @@ func TestNamedOutput(t *testing.T) {
 		}
 	}
 }
+
+func TestHeaderMention(t *testing.T) {
+	t.Parallel()
+	work := t.TempDir()
+	for name, content := range map[string]string{
+		"masses.csv":  "Name,Formula,Shelf,molar_mass\nWater,H2O,A1,18.015\n",
+		"q3.csv":      "Q3 2024\n120.5\n98\n",
+		"notes.txt":   "Q4 2024\n",
+		"regions.tsv": "region\tsales\nnorth\t12\n",
+	} {
+		if err := os.WriteFile(filepath.Join(work, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		text  string
+		files []string
+		want  string
+	}{
+		{"Sort the compounds by molar mass in descending order.", []string{"masses.csv"}, "molar_mass"},
+		{"Sort by molar_mass.", []string{"masses.csv"}, "molar_mass"},
+		{"Compute the count and mean of the Q3 2024 column.", []string{"q3.csv"}, "Q3 2024"},
+		{"Compute the mean of the Q4 2024 column.", []string{"notes.txt"}, ""},
+		{"Total sales per region.", []string{"regions.tsv"}, "region"},
+		{"Which shelf holds water?", []string{"masses.csv"}, "Shelf"},
+	} {
+		if got := headerMention(tc.text, work, tc.files); got != tc.want {
+			t.Errorf("headerMention(%q, %v) = %q, want %q", tc.text, tc.files, got, tc.want)
+		}
+	}
+}
