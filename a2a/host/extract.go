@@ -932,4 +932,3 @@ func bindOrdinals(params []bundle.Param, args map[string]any, text string) {
 		}
 	}
 }
-
