@@ -35,7 +35,8 @@
 // its own. Orchestration success — every step's message reached the agent
 // of the step's repo — is read from that trace (Sends, Attribute), never
 // from a router's report. A step's text output reaches the next step as the
-// file input.txt, after the step's file artifacts; every step of a chain is
+// file input.txt — input.csv, input.json or input.html when it is a table,
+// JSON or a page — after the step's file artifacts; every step of a chain is
 // sent in one A2A context, whose id is the chain's tag.
 //
 // Faults end a step with an Outcome and a reason, and the chain with it:

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/agentnet/agentnet/a2a/proxy"
+	"github.com/agentnet/agentnet/internal/sniff"
 )
 
 // Defaults of the runner's options.
@@ -467,8 +468,8 @@ func (s *session) step(ctx context.Context, ch Chain, i int, prev *Output, rec *
 
 // stepMessage builds a step's message: the instruction as text, then the
 // chain's input for the first step, or the previous step's file artifacts
-// and its text output (as the file input.txt, the way a tool reads a
-// previous tool's output) for later steps.
+// and its text output (as the file input.txt, input.csv, ... by what it
+// holds, the way a tool reads a previous tool's output) for later steps.
 func stepMessage(instruction string, in Input, prev *Output, first bool, contextID string) *a2a.Message {
 	parts := []*a2a.Part{a2a.NewTextPart(instruction)}
 	if first {
@@ -486,7 +487,8 @@ func stepMessage(instruction string, in Input, prev *Output, first bool, context
 			parts = append(parts, filePart(f))
 		}
 		if strings.TrimSpace(prev.Text) != "" {
-			parts = append(parts, filePart(File{Name: PreviousOutputName, MediaType: "text/plain", Data: []byte(prev.Text)}))
+			ext, mediaType := sniff.Text(prev.Text)
+			parts = append(parts, filePart(File{Name: PreviousOutputStem + ext, MediaType: mediaType, Data: []byte(prev.Text)}))
 		}
 	}
 	msg := a2a.NewMessage(a2a.MessageRoleUser, parts...)
@@ -494,9 +496,10 @@ func stepMessage(instruction string, in Input, prev *Output, first bool, context
 	return msg
 }
 
-// PreviousOutputName is the file name under which a step's text output is
-// passed to the next step.
-const PreviousOutputName = "input.txt"
+// PreviousOutputStem is the name, without its extension, of the file under
+// which a step's text output is passed to the next step: input.csv for a
+// table, input.json, input.html, else input.txt (see sniff.Text).
+const PreviousOutputStem = "input"
 
 func filePart(f File) *a2a.Part {
 	mt := f.MediaType

@@ -2,7 +2,6 @@ package host
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"mime"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
+	"github.com/agentnet/agentnet/internal/sniff"
 )
 
 // request is one skill call, whatever transport it came by.
@@ -423,15 +423,10 @@ func inside(work, p string) (string, error) {
 	return filepath.Join(work, clean), nil
 }
 
+// textExt is the extension a file made of text gets (see sniff.Text).
 func textExt(text string) string {
-	t := strings.TrimSpace(text)
-	switch {
-	case strings.HasPrefix(t, "<") && strings.Contains(strings.ToLower(t[:min(len(t), 512)]), "<html"):
-		return ".html"
-	case (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)):
-		return ".json"
-	}
-	return ".txt"
+	ext, _ := sniff.Text(text)
+	return ext
 }
 
 // coerce converts string values of numeric and boolean parameters, as text
