@@ -97,7 +97,9 @@ func parseHelp(text string) *Command {
 				}
 				c.Args = append(c.Args, &Arg{Name: strings.Fields(it.term)[0], Help: it.desc})
 			}
-		case "flags":
+		case "flags", "other":
+			// A titled group of options ("INPUT:", "Output control:")
+			// is known by its items: a term starting with a dash is a flag.
 			for _, it := range items {
 				if strings.HasPrefix(it.term, "-") {
 					addFlag(c, it)

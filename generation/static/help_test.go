@@ -77,6 +77,12 @@ Bump commands:
 		{"headers without colons", "Usage\n    pup [flags] [selectors] [optional display function]\nVersion\n    0.4.0\nFlags\n" +
 			"    -c --color         print result with color\n    -f --file          file to read from\n",
 			nil, []string{"color|c|boolean|", "file|f|string|FILE"}, []string{"selectors"}},
+		{"options at the margin under titled groups", "Usage: tabulate [options] [FILE ...]\n\nPretty-print tabular data.\n\n" +
+			"FILE                      a filename of the file with tabular data;\n                          if \"-\" or missing, read data from stdin.\n\n" +
+			"Options:\n\n-h, --help                show this message\n\nINPUT:\n-r, --read FILEFORMAT     parse input FILEs as:\n" +
+			"                          csv (comma-separated valued, Excel dialect)\n-s REGEXP, --sep REGEXP   column separator (default: whitespace)\n\n" +
+			"FORMAT:\n-1                        use the first row of input data as a table header\n-f FMT, --format FMT      set output table format (default: simple)\n",
+			nil, []string{"read|r|string|FILEFORMAT", "sep|s|string|REGEXP", "|1|boolean|", "format|f|string|FMT"}, []string{"FILE"}},
 		{"values named by the help alone", "Usage: pup [flags]\n\nFlags:\n    -i --indent        number of spaces to use for indent or character\n" +
 			"    -n --number        print number of elements selected\n    -p --plain         don't escape html\n",
 			nil, []string{"indent|i|integer|N", "number|n|boolean|", "plain|p|boolean|"}, nil},
