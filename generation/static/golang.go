@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 )
 
 // goTools finds the main packages of a Go module and reads, from their
@@ -32,10 +34,20 @@ func goTools(r *repo) []*Tool {
 			dirs[path.Dir(f)] = append(dirs[path.Dir(f)], f)
 		}
 	}
+	// A repository from before modules (GOPATH, dep, glide) has no go.mod:
+	// one is written into the bundle's copy under the import path its own
+	// packages use, and go mod tidy finds its requirements.
+	var files map[string][]byte
+	var tidy [][]string
+	if !r.has("go.mod") {
+		module = goModulePath(r, dirs)
+		files = map[string][]byte{"go.mod": []byte("module " + module + "\n\ngo 1.21\n")}
+		tidy = [][]string{{"go", "mod", "tidy", "-e"}}
+	}
 	var tools []*Tool
 	for _, dir := range sortedKeys(dirs) {
 		fset := token.NewFileSet()
-		var files []*ast.File
+		var asts []*ast.File
 		isMain := false
 		for _, f := range dirs[dir] {
 			data, ok := r.read(f, 2<<20)
@@ -46,7 +58,7 @@ func goTools(r *repo) []*Tool {
 			if err != nil || af.Name.Name != "main" || buildIgnored(af) {
 				continue
 			}
-			files = append(files, af)
+			asts = append(asts, af)
 			for _, d := range af.Decls {
 				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && fd.Name.Name == "main" {
 					isMain = true
@@ -74,11 +86,12 @@ func goTools(r *repo) []*Tool {
 			Kind:   "go",
 			Source: dir,
 			Prog:   []string{bin},
-			Setup:  [][]string{{"go", "build", "-trimpath", "-o", bin, pkg}},
+			Setup:  append(slices.Clone(tidy), []string{"go", "build", "-trimpath", "-o", bin, pkg}),
 			Check:  []string{bin, "--help"},
-			Root:   goSource(files),
+			Root:   goSource(asts),
+			Files:  files,
 		}
-		for _, af := range files {
+		for _, af := range asts {
 			if af.Doc != nil && t.Doc == "" {
 				t.Doc = af.Doc.Text()
 			}
@@ -460,3 +473,64 @@ func sortedKeys[M ~map[string]V, V any](m M) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// goModulePathRE is what a module path written into go.mod may hold.
+var goModulePathRE = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9._~-]*(/[A-Za-z0-9._~-]+)*$`)
+
+// goModulePath returns the import path a repository without go.mod is
+// imported by: the prefix its own imports put before its directories
+// (github.com/client9/misspell for an import of it from cmd/misspell), the
+// most common one; else a local name.
+func goModulePath(r *repo, dirs map[string][]string) string {
+	counts := map[string]int{}
+	root := rootPackage(r, dirs["."])
+	for _, dir := range sortedKeys(dirs) {
+		for _, f := range dirs[dir] {
+			src, ok := r.read(f, 2<<20)
+			if !ok {
+				continue
+			}
+			af, err := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
+			if err != nil {
+				continue
+			}
+			for _, im := range af.Imports {
+				p, err := strconv.Unquote(im.Path.Value)
+				if err != nil || !strings.Contains(strings.Split(p, "/")[0], ".") {
+					continue // the standard library
+				}
+				for d := range dirs {
+					switch {
+					case d == "." && root != "" && root != "main" && path.Base(p) == root:
+						counts[p]++
+					case d != "." && strings.HasSuffix(p, "/"+d):
+						counts[strings.TrimSuffix(p, "/"+d)]++
+					}
+				}
+			}
+		}
+	}
+	best := ""
+	for _, m := range sortedKeys(counts) {
+		if goModulePathRE.MatchString(m) && (best == "" || counts[m] > counts[best]) {
+			best = m
+		}
+	}
+	if best == "" {
+		best = "agentnet.local/" + sanitizeProg(r.name)
+	}
+	return best
+}
+
+// rootPackage returns the package name of the repository's root directory.
+func rootPackage(r *repo, files []string) string {
+	for _, f := range files {
+		if src, ok := r.read(f, 2<<20); ok {
+			if af, err := parser.ParseFile(token.NewFileSet(), f, src, parser.PackageClauseOnly); err == nil {
+				return af.Name.Name
+			}
+		}
+	}
+	return ""
+}
+

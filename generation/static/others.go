@@ -85,7 +85,9 @@ var shebangRE = lazyregexp.New(`^#!\s*(?:/usr/bin/env\s+(?:-S\s+)?)?\S*?\b(sh|ba
 
 // devScripts are script names that build, test or release a repository
 // rather than do its work.
-var devScripts = lazyregexp.New(`(?i)^(test|tests|check|ci|lint|fmt|format|build|install|uninstall|setup|configure|bootstrap|release|deploy|publish|clean|dev|run[-_]tests?|coverage|bump|version|gen|generate|update|upgrade|docker.*|entrypoint|init|env|activate|autogen|make.*|bench|benchmarks?)([-_.].*)?$`)
+var devScripts = lazyregexp.New(`(?i)^(test|tests|check|ci|lint|fmt|format|build|install|uninstall|setup|configure|bootstrap|release|deploy|publish|clean|dev|run[-_]tests?|coverage|bump|version|gen|generate|update|upgrade|docker.*|entrypoint|init|env|activate|autogen|make.*|bench|benchmarks?|` +
+	// git hooks and CI services
+	`(pre|post)[-_](commit|push|merge|checkout|rebase|receive|applypatch)|(prepare[-_])?commit[-_]msg|travis|circleci|appveyor|jenkins|gitlab[-_]ci|drone|goreleaser|godownloader|codecov)([-_.].*)?$`)
 
 // shellTools finds shell scripts that are entry points: executable (or
 // .sh) files with a shell shebang at the root or in bin/ or scripts/, other

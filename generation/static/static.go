@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -128,7 +129,14 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		}
 	}
 	tools = append(tools, nodeTools(r)...)
-	tools = append(tools, shellTools(r)...)
+	// Beside a program in another language, the shell scripts under
+	// scripts/ maintain the repository (builds, hooks, releases).
+	program := slices.ContainsFunc(tools, func(t *Tool) bool { return !t.Loose })
+	for _, t := range shellTools(r) {
+		if !program || path.Dir(t.Source) != "scripts" {
+			tools = append(tools, t)
+		}
+	}
 	// A Python package without entry points is a library: its API becomes
 	// skills through a generated wrapper. So is a Go package without main.
 	// Python files beside another language's program, in a repository that

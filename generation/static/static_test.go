@@ -305,7 +305,7 @@ func TestNodeBuiltEntry(t *testing.T) {
 			"if (args[0] === '--help') { console.log('Usage: shout TEXT\\n\\nShout TEXT in capitals.'); process.exit(0); }\n" +
 			"console.log(shout(args.join(' ')));\n",
 	})
-	res, err := Generate(t.Context(), dir, Options{Name: "shout", ProbeTimeout: 10 * time.Second})
+	res, err := Generate(t.Context(), dir, Options{Name: "shout", Env: os.Environ(), ProbeTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
@@ -314,5 +314,42 @@ func TestNodeBuiltEntry(t *testing.T) {
 	}
 	if len(res.Bundle.Skills) != 1 || res.Bundle.Skills[0].ID != "shout" {
 		t.Fatalf("skills = %+v, want shout (notes %q)", res.Bundle.Skills, res.Notes)
+	}
+}
+
+// TestGoWithoutModule generates a Go repository from before modules: no
+// go.mod, a library at the root and its command under cmd/. The copy gets
+// a go.mod under the import path the command uses, the command
+// builds, and the repository's maintenance scripts are no skills.
+func TestGoWithoutModule(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go on this machine")
+	}
+	dir := writeRepo(t, map[string]string{
+		"shout.go": "// Package shout shouts.\npackage shout\n\nimport \"strings\"\n\n// Shout upper-cases s.\nfunc Shout(s string) string { return strings.ToUpper(s) + \"!\" }\n",
+		"cmd/shout/main.go": "// Command shout shouts its arguments.\npackage main\n\nimport (\n\t\"flag\"\n\t\"fmt\"\n\t\"strings\"\n\n\t\"example.com/legacy/shout\"\n)\n\n" +
+			"func main() {\n\tflag.Parse()\n\tfmt.Println(shout.Shout(strings.Join(flag.Args(), \" \")))\n}\n",
+		"scripts/pre-commit.sh": "x:#!/bin/sh\n# usage: pre-commit.sh\ngofmt -l .\n",
+		"scripts/tidy-up.sh":    "x:#!/bin/sh\n# usage: tidy-up.sh\necho tidy\n",
+	})
+	res, err := Generate(t.Context(), dir, Options{Name: "shout", Env: os.Environ(), ProbeTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	var ids []string
+	for _, sk := range res.Bundle.Skills {
+		ids = append(ids, sk.ID)
+	}
+	if !slices.Equal(ids, []string{"shout"}) {
+		t.Errorf("skills = %v, want [shout] (notes %q)", ids, res.Notes)
+	}
+	// dir stands for the bundle's copy of the repository.
+	mod, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+	if err != nil || !strings.HasPrefix(string(mod), "module example.com/legacy/shout\n") {
+		t.Errorf("go.mod of the copy = %q (%v), want module example.com/legacy/shout", mod, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".agentnet", "bin", "shout")); err != nil {
+		t.Errorf("the command was not built: %v", err)
 	}
 }

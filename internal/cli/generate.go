@@ -163,6 +163,10 @@ func printReport(w io.Writer, rep *generation.Report) {
 		fmt.Fprintf(w, "attempt %d (%s): %s in %.1fs, tokens %s\n", a.N, a.Generator, status, a.Duration, a.Tokens)
 		if a.OK {
 			fmt.Fprintf(w, "  skills: %s\n", strings.Join(a.Skills, ", "))
+			// What was left out, and why, matters as much as what made it.
+			for _, n := range a.Notes {
+				fmt.Fprintf(w, "  note: %s\n", n)
+			}
 		} else {
 			for _, ln := range strings.Split(strings.TrimSpace(a.Reason), "\n") {
 				fmt.Fprintf(w, "  %s\n", ln)
