@@ -533,4 +533,3 @@ func rootPackage(r *repo, files []string) string {
 	}
 	return ""
 }
-
