@@ -285,7 +285,8 @@ func goPackageCaps(files []*ast.File, imp string, root bool, readme map[string]b
 		cargs, cprops, creq, _ := goArgs(ctor.Type.Params, ctor.Doc, named, pkgName, used)
 		_, ctorErr, _ := goResults(ctor.Type.Results)
 		for _, m := range methods[t] {
-			if goHelperRE(m.Name.Name) || m.Name.Name == "String" || m.Name.Name == "Error" {
+			if goHelperRE(m.Name.Name) || containerNameRE.MatchString(snake(m.Name.Name)) || m.Name.Name == "Error" ||
+				m.Type.Params.NumFields() == 0 && conversionRE.MatchString(m.Name.Name) {
 				continue
 			}
 			u := clone(used)
@@ -364,6 +365,16 @@ func goSharedHelpers(funcs []*ast.FuncDecl, methods map[string][]*ast.FuncDecl, 
 	}
 	return out
 }
+
+var (
+	bareRE    = lazyregexp.New(`^paths?$`)
+	fileDocRE = lazyregexp.New(`(?i)\b(files?|filenames?|director(y|ies)|folders?|filesystem)\b`)
+)
+
+// conversionRE names the accessors that give a value as another type
+// (gjson's Result.Bool, reflect's Value.Int): the value's constructor is
+// the capability, its conversions are no more.
+var conversionRE = lazyregexp.New(`^(Bool|Int\d*|Uint\d*|Float\d*|String|Array|Map|Value|Bytes|Slice|Time|Raw|Interface)$`)
 
 // readmeBonus is what a README's call of a function adds to its rank, as
 // for a Python library's.
@@ -488,7 +499,9 @@ func goArgs(fl *ast.FieldList, doc *ast.CommentGroup, named map[string]string, p
 			a.name = name
 			if a.gtype == "string" && outParamRE.MatchString(name) {
 				schema["description"] = "A file name: the file is written in the task's work directory and returned."
-			} else if a.gtype == "string" && pathParamRE.MatchString(name) {
+			} else if a.gtype == "string" && pathParamRE.MatchString(name) && (!bareRE.MatchString(name) || fileDocRE.MatchString(doc.Text())) {
+				// A bare "path" is a file's only when the doc speaks of
+				// files: gjson.Get's path is "name.last".
 				schema["format"] = "path"
 			}
 			props[name] = schema

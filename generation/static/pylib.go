@@ -119,12 +119,16 @@ type capability struct {
 const maxLibrarySkills = 8
 
 var (
-	helperNameRE  = lazyregexp.New(`^(main|cli|run_cli|setup|configure|register\w*|unregister\w*|reset|version|get_version|debug|enable\w*|disable\w*|set_\w+|add_\w+|remove_\w+|clear\w*|close|open|connect|disconnect|copy|clone|validate_\w+|check_\w+|init\w*|cleanup|teardown|install|uninstall|login|logout|to_dict|from_dict|to_json|from_json|as_dict|keys|values|items|get|update|pop|append|extend|insert|index|count|sort|reverse|mro|subscribe|emit|on_\w+|handle\w*|visit\w*|callback\w*|warn\w*|log\w*|print_\w+|show\w*|display\w*|plot\w*|render_\w+_template)$`)
-	pathParamRE   = lazyregexp.New(`(?i)(^|_)(path|paths|file|files|filename|filenames|fname|filepath|infile|dir|directory|folder|fpath)$`)
-	outParamRE    = lazyregexp.New(`(?i)^(out|output|outfile|out_file|out_path|output_path|output_file|outpath|dest|destination|dest_path|save_path|save_to|target_path|output_dir|out_dir|outdir)$`)
-	variantAffixR = lazyregexp.New(`^(?:a|i|try_|must_)?(.+?)(?:_(?:file|files|path|paths|str|string|strings|text|texts|many|all|batch|list|iter|async|bytes|raw|fast|safe|from_\w+))?$`)
-	exceptionRE   = lazyregexp.New(`(Error|Exception|Warning|Exit|Interrupt)$`)
-	abstractRE    = lazyregexp.New(`(^|\.)(ABC|Protocol|Enum|IntEnum|StrEnum|Flag|IntFlag|TypedDict|NamedTuple|Exception|BaseException|Warning|Generic)(\[|$)`)
+	helperNameRE = lazyregexp.New(`^(main|cli|run_cli|setup|configure|register\w*|unregister\w*|reset|version|get_version|debug|enable\w*|disable\w*|set_\w+|add_\w+|remove_\w+|clear\w*|close|open|connect|disconnect|validate_\w+|check_\w+|init\w*|cleanup|teardown|install|uninstall|login|logout|to_dict|from_dict|to_json|from_json|as_dict|mro|subscribe|emit|on_\w+|handle\w*|visit\w*|callback\w*|warn\w*|log\w*|print_\w+|show\w*|display\w*|plot\w*|render_\w+_template)$`)
+	// containerNameRE names the methods of a collection (d.get, l.sort):
+	// no capability of a class, while a module's get or sort function is one
+	// (gjson.Get).
+	containerNameRE = lazyregexp.New(`^(keys|values|items|get|update|pop|append|extend|insert|index|count|sort|reverse|copy|clone)$`)
+	pathParamRE     = lazyregexp.New(`(?i)(^|_)(path|paths|file|files|filename|filenames|fname|filepath|infile|dir|directory|folder|fpath)$`)
+	outParamRE      = lazyregexp.New(`(?i)^(out|output|outfile|out_file|out_path|output_path|output_file|outpath|dest|destination|dest_path|save_path|save_to|target_path|output_dir|out_dir|outdir)$`)
+	variantAffixR   = lazyregexp.New(`^(?:a|i|try_|must_)?(.+?)(?:_(?:file|files|path|paths|str|string|strings|text|texts|many|all|batch|list|iter|async|bytes|raw|fast|safe|from_\w+))?$`)
+	exceptionRE     = lazyregexp.New(`(Error|Exception|Warning|Exit|Interrupt)$`)
+	abstractRE      = lazyregexp.New(`(^|\.)(ABC|Protocol|Enum|IntEnum|StrEnum|Flag|IntFlag|TypedDict|NamedTuple|Exception|BaseException|Warning|Generic)(\[|$)`)
 )
 
 // pyLibrarySkills turns a library's public API into skills run by a
@@ -293,7 +297,7 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 	var out []*capability
 	var undocumentedProps []string
 	for _, m := range cl.Methods {
-		if strings.HasPrefix(m.Name, "_") && m.Name != "__call__" || helperNameRE.MatchString(m.Name) || m.ReturnsNone && !m.Writes ||
+		if strings.HasPrefix(m.Name, "_") && m.Name != "__call__" || helperNameRE.MatchString(m.Name) || containerNameRE.MatchString(m.Name) || m.ReturnsNone && !m.Writes ||
 			isDecorated(&m, "staticmethod", "overload", "abstractmethod", "abc.abstractmethod") {
 			continue
 		}

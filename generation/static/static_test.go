@@ -353,3 +353,52 @@ func TestGoWithoutModule(t *testing.T) {
 		t.Errorf("the command was not built: %v", err)
 	}
 }
+
+// TestGoLibraryShapes checks a JSON-path library's API: Get is a skill
+// (a package's get is no container method), its bare path parameter is no
+// file unless the doc speaks of files, and a value's conversions (Bool,
+// Int) are no skills while its other methods are.
+func TestGoLibraryShapes(t *testing.T) {
+	t.Parallel()
+	src := `package jpath
+
+// Result is a value found in a document.
+type Result struct{ Raw string }
+
+// Parse parses a JSON document and returns its root value.
+func Parse(json string) Result { return Result{Raw: json} }
+
+// Get searches json for the path, such as "name.last".
+func Get(json, path string) Result { return Result{} }
+
+// Load reads the JSON file at path.
+func Load(path string) Result { return Result{} }
+
+// Bool returns the value as a boolean.
+func (r Result) Bool() bool { return false }
+
+// Int returns the value as an integer.
+func (r Result) Int() int64 { return 0 }
+
+// Exists tells whether the value was found in the document.
+func (r Result) Exists() bool { return r.Raw != "" }
+`
+	af, err := parser.ParseFile(token.NewFileSet(), "jpath.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	format := map[string]any{}
+	var ids []string
+	for _, c := range goPackageCaps([]*ast.File{af}, "example.com/jpath", true, nil) {
+		ids = append(ids, c.cap.id)
+		if p, ok := c.cap.props["path"].(map[string]any); ok {
+			format[c.cap.id] = p["format"]
+		}
+	}
+	if want := []string{"parse", "get", "load", "result-exists"}; !slices.Equal(ids, want) {
+		t.Errorf("skills = %v, want %v", ids, want)
+	}
+	if want := map[string]any{"get": nil, "load": "path"}; !cmp.Equal(format, want) {
+		t.Errorf("path formats = %v, want %v", format, want)
+	}
+}
