@@ -176,6 +176,16 @@ skills:
         index: {type: integer, default: 1, description: "Which table, 1-based (default 1)."}
         sheet: {type: integer}
     run: [tables, --index, "{{index}}", --sheet, "{{sheet}}"]
+  - id: sortver
+    name: sortver
+    description: Print valid versions sorted by precedence.
+    params:
+      type: object
+      properties:
+        range: {type: string, description: Print versions that match the specified range.}
+        version: {type: array, items: {type: string}, minItems: 1}
+      required: [version]
+    run: [semver, --range, "{{range}}", "{{version}}"]
 `
 
 func TestBind(t *testing.T) {
@@ -227,6 +237,8 @@ func TestBind(t *testing.T) {
 			map[string]any{"input_string": []any{"Rock & Roll"}}, []string{"separator", "stopwords"}},
 
 		// Tokens of a kind.
+		{"every version into a required list of versions", "sortver", "Sort these versions: 1.10.0 1.2.3 and 1.9.0-rc.1.", nil,
+			map[string]any{"version": []any{"1.10.0", "1.2.3", "1.9.0-rc.1"}}, []string{"range"}},
 		{"a version out of a question", "check", "Is 1.2.3-beta a valid version?", nil,
 			map[string]any{"version": "1.2.3-beta"}, nil},
 		{"a quoted phrase wins", "check", `Is "1.2.3-beta.1" valid? Compare with 1.0.0.`, nil,

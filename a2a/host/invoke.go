@@ -359,6 +359,23 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 				target = pos[0]
 			}
 		}
+		// A required list of things of a kind (versions, URLs) takes every
+		// one the text names, in order.
+		for _, p := range params {
+			if !unbound(p) || !p.Required || !stringList(sk, p) || kindOf(sk, p) == nil && choicesOf(sk, p) == nil {
+				continue
+			}
+			if vs := kindTokens(sk, p, text); len(vs) > 0 {
+				list := make([]any, len(vs))
+				for i, v := range vs {
+					list[i] = v
+				}
+				args[p.Name] = list
+				if p.Name == target {
+					target = ""
+				}
+			}
+		}
 		if target != "" {
 			v := payload
 			if !explicit {

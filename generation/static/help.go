@@ -634,7 +634,13 @@ func usageTokens(usage string) []usageTok {
 		case "COMMAND", "OPTIONS", "FLAGS", "ARGS", "ARGUMENTS", "SUBCOMMAND", "CMD", "OPTION":
 			continue
 		}
-		out = append(out, usageTok{name: strings.Trim(core, "<>"), optional: optional, variadic: variadic})
+		name := strings.Trim(core, "<>")
+		if n := len(out); n > 0 && strings.EqualFold(out[n-1].name, name) {
+			// "<version> [<version> [...]]": one argument, repeated.
+			out[n-1].variadic = true
+			continue
+		}
+		out = append(out, usageTok{name: name, optional: optional, variadic: variadic})
 	}
 	return out
 }

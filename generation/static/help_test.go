@@ -74,6 +74,7 @@ Bump commands:
 			nil, []string{"wide||boolean|"}, []string{"FILES"}},
 		{"usage literal choice", "usage: svc (start|stop) <name>|<id>\n",
 			nil, nil, []string{"name"}},
+		{"a repeated argument", "Usage: semver [options] <version> [<version> [...]]\n", nil, nil, []string{"version"}},
 		{"headers without colons", "Usage\n    pup [flags] [selectors] [optional display function]\nVersion\n    0.4.0\nFlags\n" +
 			"    -c --color         print result with color\n    -f --file          file to read from\n",
 			nil, []string{"color|c|boolean|", "file|f|string|FILE"}, []string{"selectors"}},

@@ -81,6 +81,9 @@ func nodeTools(r *repo) []*Tool {
 
 var helpMentionRE = lazyregexp.New(`(?i)usage|--help|-h\b`)
 
+// inputRE finds a shell script's use of its arguments or standard input.
+var inputRE = lazyregexp.New(`\$\{?[1-9@*#]|\bgetopts\b|\bshift\b|\bread\b|\bcat\s*(\||$|-\s)|/dev/stdin`)
+
 var shebangRE = lazyregexp.New(`^#!\s*(?:/usr/bin/env\s+(?:-S\s+)?)?\S*?\b(sh|bash|dash|zsh|ksh|ash)\b`)
 
 // devScripts are script names that build, test or release a repository
@@ -124,6 +127,11 @@ func shellTools(r *repo) []*Tool {
 			prog, check = []string{shell, "{{repo}}/" + f}, []string{shell, f, "--help"}
 		}
 		text := string(head)
+		if !inputRE.MatchString(text) {
+			// It reads no argument and no input: nothing a caller could
+			// hand it (a link checker of the repo's own docs, a release).
+			continue
+		}
 		t := &Tool{Name: name, Kind: "shell", Source: f, Prog: prog, Check: check, Root: &Command{}, Doc: leadingComment(text)}
 		if !helpMentionRE.MatchString(text) {
 			// No help to ask for: the check only proves the script parses.

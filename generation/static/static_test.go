@@ -40,20 +40,22 @@ func writeRepo(t *testing.T, files map[string]string) string {
 
 // TestGenerateLeavesOutNonTools generates a repository whose scripts are a
 // real tool, a server whose --help never returns, a program that answers
-// --help with an error, a bash script, a benchmark script and a loose
-// Python helper: only the tools become skills, and each script is checked
+// --help with an error, a bash script, a benchmark script, a script that
+// reads no input and a loose Python helper: only the tools become skills, and each script is checked
 // by the shell it is written for.
 func TestGenerateLeavesOutNonTools(t *testing.T) {
 	t.Parallel()
 	dir := writeRepo(t, map[string]string{
 		"wordy": "x:#!/bin/sh\n# Count words.\ncase \"$1\" in --help) echo 'Usage: wordy FILE'; echo; echo 'Count the words of FILE.'; exit 0;; esac\nwc -w < \"$1\"\n",
 		// a server: --help starts it
-		"serve": "x:#!/bin/sh\n# usage: serve (listens forever)\nsleep 60\n",
+		"serve": "x:#!/bin/sh\n# usage: serve [PORT] (listens forever)\nport=${1:-8080}\nsleep 60\n",
 		// a generator run by go generate: --help is an error
-		"regen": "x:#!/bin/sh\n# usage: regen\necho 'failed to open constants file: no such file or directory' >&2\nexit 1\n",
+		"regen": "x:#!/bin/sh\n# usage: regen [DIR]\ndir=${1:-.}\necho 'failed to open constants file: no such file or directory' >&2\nexit 1\n",
 		// bash, not sh: arrays
 		"tally.sh":     "#!/bin/bash\n# Tally the arguments.\nitems=(\"$@\")\necho \"${#items[@]}\"\n",
 		"benchmark.sh": "#!/bin/sh\n# usage: benchmark.sh\necho timing\n",
+		// reads no argument and no input: checks the repo's own docs
+		"checklinks.sh": "#!/bin/bash\n# Check the links of the docs.\nfor f in docs/*.md; do markdown-link-check -q \"$f\"; done\n",
 		"plot_results.py": "def extract_version(command: str) -> str:\n    \"\"\"Extract the version from a command line.\"\"\"\n    return command.split()[-1]\n\n" +
 			"if __name__ == '__main__':\n    print(extract_version('tool 1.0'))\n",
 	})
