@@ -70,6 +70,19 @@ func parseHelp(text string) *Command {
 			post = append(post, ln)
 		}
 	}
+	// Options listed after the description with no header of their own
+	// (shfmt): the first indented line starting with a dash begins them.
+	for i, ln := range post {
+		if indentOf(ln) > 0 && strings.HasPrefix(strings.TrimSpace(ln), "-") {
+			for _, it := range helpItems(post[i:]) {
+				if strings.HasPrefix(it.term, "-") {
+					addFlag(c, it)
+				}
+			}
+			post = post[:i]
+			break
+		}
+	}
 	c.About = joinParagraphs(post)
 	if c.About == "" {
 		c.About = joinParagraphs(pre)
@@ -160,6 +173,9 @@ func isHeader(ln string) bool {
 		return false
 	}
 	t := strings.TrimSpace(ln)
+	if strings.HasPrefix(strings.ToLower(t), "usage of ") && strings.HasSuffix(t, ":") {
+		return true // Go's flag package, whatever the program's path
+	}
 	if !strings.HasSuffix(t, ":") || len(t) > 48 || strings.HasPrefix(t, "-") {
 		return false
 	}
@@ -262,6 +278,16 @@ func helpItems(lines []string) []*helpItem {
 			it.term = strings.TrimSpace(ln[ind : ind+loc[2]])
 			it.desc = strings.TrimSpace(ln[ind+loc[3]:])
 			it.descCol = ind + loc[3]
+			// "-w,     --write     write result": the names are aligned
+			// in columns, the long one after a gap.
+			if strings.HasSuffix(it.term, ",") && strings.HasPrefix(it.desc, "-") {
+				rest := ln[it.descCol:]
+				if loc := splitRE.FindStringSubmatchIndex(rest); loc != nil {
+					it.term += " " + strings.TrimSpace(rest[:loc[2]])
+					it.desc = strings.TrimSpace(rest[loc[3]:])
+					it.descCol += loc[3]
+				}
+			}
 		} else {
 			it.term = t
 		}
@@ -359,11 +385,11 @@ func addFlag(c *Command, it *helpItem) {
 			continue
 		}
 		name, meta, _ := strings.Cut(part, " ")
-		if n, m, ok := strings.Cut(name, "="); ok {
-			name, meta = n, m
-		}
 		if n, m, ok := strings.Cut(name, "["); ok && strings.HasPrefix(m, "=") {
+			// "--list[=0]": an optional value
 			name, meta = n, strings.TrimSuffix(strings.TrimPrefix(m, "="), "]")
+		} else if n, m, ok := strings.Cut(name, "="); ok {
+			name, meta = n, m
 		}
 		meta = strings.Trim(strings.TrimSpace(meta), "<>[]=")
 		switch {
@@ -620,7 +646,8 @@ func usageTokens(usage string) []usageTok {
 		// A placeholder is upper-case (FILE) or in angle brackets (<file>);
 		// a lower-case word alone in square brackets ("pup [flags]
 		// [selectors]") is one too.
-		whole := strings.HasPrefix(f, "[") && strings.HasSuffix(strings.TrimSuffix(f, "..."), "]") && opens == 1 && closes == 1
+		whole := strings.HasPrefix(f, "[") && (strings.HasSuffix(strings.TrimSuffix(f, "..."), "]") && opens == 1 && closes == 1 ||
+			opens == 1 && closes == 0 && i+1 < len(fields) && fields[i+1] == "...]")
 		isMeta := metaWordRE.MatchString(core) && (core == strings.ToUpper(core) && strings.ToLower(core) != core || strings.HasPrefix(core, "<") || whole)
 		if !isMeta {
 			if started {

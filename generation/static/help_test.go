@@ -74,6 +74,8 @@ Bump commands:
 			nil, []string{"wide||boolean|"}, []string{"FILES"}},
 		{"usage literal choice", "usage: svc (start|stop) <name>|<id>\n",
 			nil, nil, []string{"name"}},
+		{"optional values and a lower-case list", "usage: shfmt [flags] [path ...]\n\n  -l[=0], --list[=0]  list files whose formatting differs\n  -w,     --write     write result to file\n",
+			nil, []string{"list|l|string|0", "write|w|boolean|"}, []string{"path"}},
 		{"a repeated argument", "Usage: semver [options] <version> [<version> [...]]\n", nil, nil, []string{"version"}},
 		{"headers without colons", "Usage\n    pup [flags] [selectors] [optional display function]\nVersion\n    0.4.0\nFlags\n" +
 			"    -c --color         print result with color\n    -f --file          file to read from\n",

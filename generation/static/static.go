@@ -433,6 +433,14 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 		if strings.TrimSpace(out) == "" || (res.ExitCode != 0 && len(res.Stderr) > len(res.Stdout)) {
 			out = string(res.Stderr)
 		}
+		// A program that prints its own path ("Usage of /tmp/.../gosh:")
+		// is named by its name: the bundle must not depend on where it
+		// was generated.
+		for _, a := range prog {
+			if filepath.IsAbs(a) {
+				out = strings.ReplaceAll(out, a, filepath.Base(a))
+			}
+		}
 		fmt.Fprintf(logw, "%s\n", clip(out, 4000))
 		hung = res.TimedOut
 		if path == nil && res.ExitCode != 0 && !res.TimedOut && !looksLikeHelp(out) {
