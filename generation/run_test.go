@@ -2,6 +2,7 @@ package generation_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,5 +86,41 @@ func TestGitSourceAndAttempts(t *testing.T) {
 	rep, err = generation.Run(t.Context(), generation.Config{Repo: url, Out: filepath.Join(t.TempDir(), "o2"), Attempts: 3, Env: os.Environ()})
 	if err != nil || len(rep.Attempts) != 1 {
 		t.Errorf("Run without AllAttempts made %d attempts (err %v), want 1", len(rep.Attempts), err)
+	}
+}
+
+// TestDeterministicProgramPath generates twice, into two directories, a Go
+// command whose help is the flag package's default: "Usage of <its own
+// path>:". The bundles are equal byte for byte, and name the program by its
+// name only.
+func TestDeterministicProgramPath(t *testing.T) {
+	t.Parallel()
+	src := t.TempDir()
+	for name, content := range map[string]string{
+		"go.mod":  "module example.com/greet\n\ngo 1.21\n",
+		"main.go": "// Command greet greets.\npackage main\n\nimport (\n\t\"flag\"\n\t\"fmt\"\n)\n\nfunc main() {\n\tname := flag.String(\"name\", \"world\", \"who to greet\")\n\tflag.Parse()\n\tfmt.Println(\"hello \" + *name)\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got [][]byte
+	for i := 0; i < 2; i++ {
+		out := filepath.Join(t.TempDir(), fmt.Sprintf("out-%d-with-a-longer-name", i))
+		rep, err := generation.Run(t.Context(), generation.Config{Repo: src, Out: out, Env: os.Environ()})
+		if err != nil || !rep.OK() {
+			t.Fatalf("Run = %v, %+v", err, rep)
+		}
+		data, err := os.ReadFile(filepath.Join(out, bundle.FileName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(data, []byte(out)) || bytes.Contains(data, []byte("Usage of")) {
+			t.Errorf("the bundle holds the help's usage line or its own path:\n%s", data)
+		}
+		got = append(got, data)
+	}
+	if !bytes.Equal(got[0], got[1]) {
+		t.Errorf("two generations differ:\n%s\n---\n%s", got[0], got[1])
 	}
 }
