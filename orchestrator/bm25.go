@@ -30,7 +30,7 @@ func (*BM25) Route(ctx context.Context, q Query, candidates []Candidate) (Decisi
 	for i := range candidates {
 		docs[i] = cardText(candidates[i].Card)
 	}
-	ranked := bm25.New(docs).Rank(q.Instruction)
+	ranked := bm25.New(docs).Rank(bm25.Query(q.Instruction))
 	best := ranked[0]
 	if best.Score <= 0 {
 		return Decision{Reason: "no card shares a word with the instruction"}, nil
@@ -73,7 +73,7 @@ func bestSkill(card *a2a.AgentCard, text string) string {
 	for i := range card.Skills {
 		docs[i] = skillText(&card.Skills[i])
 	}
-	r := bm25.New(docs).Rank(text)[0]
+	r := bm25.New(docs).Rank(bm25.Query(text))[0]
 	if r.Score <= 0 {
 		return ""
 	}

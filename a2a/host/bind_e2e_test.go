@@ -165,3 +165,32 @@ func TestNamedOutput(t *testing.T) {
 		})
 	}
 }
+
+// A pair of skills whose descriptions share the message's context words.
+const askAgent = `version: 1
+name: codes
+description: Account codes.
+skills:
+  - id: check
+    name: check
+    description: Validates an account code, its country and its check digits, and reports its bank.
+    params: {type: object, properties: {code: {type: string}}}
+    run: [python3, -c, "print('check')"]
+  - id: format
+    name: format
+    description: Writes an account code in the print form, groups of four characters, or the electronic form.
+    params: {type: object, properties: {code: {type: string}}}
+    run: [python3, -c, "print('format')"]
+`
+
+// TestChooseByQuestion checks that without a named skill, the message's
+// question outweighs the words around it when BM25 picks the skill.
+func TestChooseByQuestion(t *testing.T) {
+	t.Parallel()
+	s := serve(t, askAgent, nil)
+	c := a2aClient(t, s.URL, "1.0")
+	task := send(t, c, textMessage("A customer typed the code AB12 into our payment form. Is it valid? If not, why not?"))
+	if got := artifactText(task); got != "check\n" {
+		t.Errorf("ran %q, want the check skill", got)
+	}
+}

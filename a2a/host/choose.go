@@ -51,7 +51,7 @@ func (h *Host) choose(ctx context.Context, req *request, files []string) (choice
 	for i, s := range skills {
 		docs[i] = skillText(&s)
 	}
-	query := req.text
+	query := bm25.Query(req.text)
 	if strings.TrimSpace(query) == "" {
 		query = strings.Join(files, " ")
 		for k := range req.data {

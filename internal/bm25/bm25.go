@@ -2,6 +2,7 @@ package bm25
 
 import (
 	"math"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -76,6 +77,21 @@ func (idx *Index) score(i int, q []string) float64 {
 		s += idf * f * (K1 + 1) / (f + K1*norm)
 	}
 	return s
+}
+
+// questionRE finds the questions of a message: sentences ending in "?".
+var questionRE = regexp.MustCompile(`[^.!?\n]*\?`)
+
+// Query returns a message as a query in which what it asks outweighs what
+// it tells around that: the words of its questions count twice ("A
+// customer typed X into our payment form. Is it valid?" asks for a
+// validation, not a form).
+func Query(message string) string {
+	q := questionRE.FindAllString(message, -1)
+	if len(q) == 0 {
+		return message
+	}
+	return message + "\n" + strings.Join(q, " ")
 }
 
 // Rank scores every document for query, best first; ties keep document

@@ -46,3 +46,15 @@ func TestEmpty(t *testing.T) {
 		t.Errorf("Rank on empty index = %v, want none", got)
 	}
 }
+
+func TestQuery(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"Count the words.", "Count the words."},
+		{"A customer typed it into our form. Is it valid? If not, why not?", "A customer typed it into our form. Is it valid? If not, why not?\n Is it valid?  If not, why not?"},
+	} {
+		if got := Query(tc.in); got != tc.want {
+			t.Errorf("Query(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
