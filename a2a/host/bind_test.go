@@ -186,6 +186,16 @@ skills:
         version: {type: array, items: {type: string}, minItems: 1}
       required: [version]
     run: [semver, --range, "{{range}}", "{{version}}"]
+  - id: humanize
+    name: humanize
+    description: Converts an integer to a string containing commas every three digits.
+    params:
+      type: object
+      properties:
+        value: {type: string, description: Integer or float to convert.}
+        ndigits: {type: integer, description: Digits of precision for rounding after the decimal point.}
+      required: [value]
+    run: [intcomma, --value, "{{value}}", --ndigits, "{{ndigits}}"]
 `
 
 func TestBind(t *testing.T) {
@@ -259,6 +269,11 @@ func TestBind(t *testing.T) {
 			map[string]any{"url": "https://example.org/a/b?c=1"}, nil},
 		{"a parameter of no kind keeps the text", "search", "Find 1.2.3 in the catalogue", nil,
 			map[string]any{"query": "Find 1.2.3 in the catalogue"}, nil},
+
+		{"a string said to hold a number takes the number", "humanize", "Write 1234567 with commas.", nil,
+			map[string]any{"value": "1234567"}, nil},
+		{"a string said to hold a number keeps the text without one", "humanize", "Write a million with commas.", nil,
+			map[string]any{"value": "Write a million with commas."}, nil},
 
 		// Numbers.
 		{"a bare number", "ordinal", "193", nil, map[string]any{"x": int64(193)}, nil},

@@ -722,13 +722,22 @@ func kindOf(sk *bundle.Skill, p bundle.Param) *regexp.Regexp {
 		}
 	}
 	if m := subjectRE.FindStringSubmatch(p.Description); m != nil {
-		return kindByWord[strings.ToLower(m[1])].Regexp()
+		w := strings.ToLower(m[1])
+		if re := kindByWord[w]; re != nil {
+			return re.Regexp()
+		}
+		// A string said to hold a number ("Integer or float to convert.",
+		// a Python float | str) takes the number the text writes.
+		return numeralRE.Regexp()
 	}
 	return nil
 }
 
+// numeralRE is a number written in digits, with thousands separators.
+var numeralRE = lazyregexp.New(`^[-+]?\d[\d,_]*(\.\d+)?$`)
+
 // subjectRE finds a kind word as the subject that opens a description.
-var subjectRE = lazyregexp.New(`(?i)^\s*(?:\pL+\s+){0,2}?(version|semver|url|uri|href|email|date|uuid)(?:\s+(?:to|of|for|that|which|string|in|you|we)\b|\s*[.,;:(]|\s*$)`)
+var subjectRE = lazyregexp.New(`(?i)^\s*(?:\pL+\s+){0,2}?(version|semver|url|uri|href|email|date|uuid|integer|float|number)(?:\s+(?:to|of|for|that|which|string|in|you|we)\b|\s*[.,;:(]|\s*$)`)
 
 // choicesOf returns the values p allows: the schema's enum, or the quoted
 // choices its description lists.

@@ -119,7 +119,7 @@ type capability struct {
 const maxLibrarySkills = 8
 
 var (
-	helperNameRE = lazyregexp.New(`^(main|cli|run_cli|setup|configure|register\w*|unregister\w*|reset|version|get_version|debug|enable\w*|disable\w*|set_\w+|add_\w+|remove_\w+|clear\w*|close|open|connect|disconnect|validate_\w+|check_\w+|init\w*|cleanup|teardown|install|uninstall|login|logout|to_dict|from_dict|to_json|from_json|as_dict|mro|subscribe|emit|on_\w+|handle\w*|visit\w*|callback\w*|warn\w*|log\w*|print_\w+|show\w*|display\w*|plot\w*|render_\w+_template)$`)
+	helperNameRE = lazyregexp.New(`^(main|cli|run_cli|setup|configure|register\w*|unregister\w*|reset|version|get_version|debug|enable\w*|disable\w*|activate\w*|deactivate\w*|set_\w+|add_\w+|remove_\w+|clear\w*|close|open|connect|disconnect|validate_\w+|check_\w+|init\w*|cleanup|teardown|install|uninstall|login|logout|to_dict|from_dict|to_json|from_json|as_dict|mro|subscribe|emit|on_\w+|handle\w*|visit\w*|callback\w*|warn\w*|log\w*|print_\w+|show\w*|display\w*|plot\w*|render_\w+_template)$`)
 	// containerNameRE names the methods of a collection (d.get, l.sort):
 	// no capability of a class, while a module's get or sort function is one
 	// (gjson.Get).

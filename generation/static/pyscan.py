@@ -367,6 +367,12 @@ def toml_scripts(text):
         meta["requires_python"] = proj.get("requires-python", "") or ""
         meta["build_requires"] = [re.split(r"[<>=!~;\[ (]", r, 1)[0].strip() for r in data.get("build-system", {}).get("requires", []) if isinstance(r, str)]
         meta["scripts"] = {k: v for k, v in meta["scripts"].items() if isinstance(v, str)}
+        # Version modules a build hook writes (hatch-vcs, setuptools-scm).
+        tool = data.get("tool", {})
+        hooks = tool.get("hatch", {}).get("build", {}).get("hooks", {})
+        scm = tool.get("setuptools_scm", {}) or {}
+        files = [hooks.get("vcs", {}).get("version-file"), scm.get("version_file"), scm.get("write_to")]
+        meta["version_files"] = sorted({f for f in files if isinstance(f, str) and f.endswith(".py")})
         return meta
     except Exception:
         pass
@@ -645,7 +651,47 @@ def module_api(rel):
                 else:
                     out["imports"].setdefault("*", []).append({"level": st.level, "module": st.module or ""})
     count_callers(tree, out["functions"])
+    aliases = type_aliases(tree)
+    if aliases:
+        resolve_aliases(out["functions"], aliases)
+        resolve_aliases(out["classes"], aliases)
     return out
+
+
+def type_aliases(tree):
+    """The module's type aliases (NumberOrString: TypeAlias = float | str,
+    Number = Union[int, float], type Path = str), also those under
+    `if TYPE_CHECKING:`, as source text by name."""
+    out = {}
+
+    def visit(body):
+        for st in body:
+            if isinstance(st, ast.If):
+                visit(st.body)
+            elif isinstance(st, ast.AnnAssign) and isinstance(st.target, ast.Name) and st.value is not None and unparse(st.annotation).split(".")[-1] == "TypeAlias":
+                out[st.target.id] = unparse(st.value)
+            elif isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name) and isinstance(st.value, (ast.Subscript, ast.BinOp)):
+                text = unparse(st.value)
+                if re.match(r"^(typing\.)?(Union|Optional)\[|^[A-Za-z_.]+( \| [A-Za-z_.]+)+$", text):
+                    out[st.targets[0].id] = text
+            elif type(st).__name__ == "TypeAlias" and isinstance(getattr(st, "name", None), ast.Name):
+                out[st.name.id] = unparse(st.value)
+
+    visit(tree.body)
+    return out
+
+
+def resolve_aliases(node, aliases):
+    """Replace type alias names in every "annotation" under node."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k in ("annotation", "returns") and isinstance(v, str) and v:
+                node[k] = re.sub(r"\b[A-Za-z_][A-Za-z0-9_]*\b", lambda m: aliases[m.group(0)] if m.group(0) in aliases else m.group(0), v)
+            else:
+                resolve_aliases(v, aliases)
+    elif isinstance(node, list):
+        for v in node:
+            resolve_aliases(v, aliases)
 
 
 def count_callers(tree, functions):
@@ -928,6 +974,7 @@ def main():
         "imports": third_party_imports(lib_files, local, stdlib),
         "requires_python": meta.get("requires_python", ""),
         "build_requires": [r for r in meta.get("build_requires", []) if r],
+        "version_files": meta.get("version_files", []),
         "src": src,
         "name": meta.get("name", ""),
         "description": meta.get("description", ""),

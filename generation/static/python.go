@@ -51,6 +51,7 @@ type pyScan struct {
 	Imports        []string `json:"imports"`
 	RequiresPython string   `json:"requires_python"`
 	BuildRequires  []string `json:"build_requires"` // [build-system] requires, names only
+	VersionFiles   []string `json:"version_files"`  // version modules a build hook writes
 }
 
 type pyEntry struct {

@@ -117,6 +117,9 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if err != nil {
 		res.Notes = append(res.Notes, err.Error())
 	}
+	if sc != nil {
+		res.Notes = append(res.Notes, writeVersionFiles(abs, sc.VersionFiles)...)
+	}
 	var pyEnv *PythonEnv
 	if sc != nil && (len(sc.Entries) > 0 || sc.API != nil && len(sc.API.Items) > 0) {
 		pyEnv, err = pythonEnvironment(ctx, sc, opts, logw)
@@ -313,6 +316,34 @@ func runCheck(ctx context.Context, dir, bdir string, t *Tool, env []string, time
 	fmt.Fprintf(logw, "$ %s\n", shortCommand(argv))
 	res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: max(timeout, time.Minute), Tee: logw})
 	return res.Err
+}
+
+// writeVersionFiles writes, into the bundle's copy dir, the version
+// modules a build hook would generate (hatch-vcs's version-file,
+// setuptools-scm's version_file) and the repository lacks, so that the
+// package imports even when it runs from source or its build fails. The
+// version is unknown: 0+unknown.
+func writeVersionFiles(dir string, files []string) []string {
+	var notes []string
+	for _, f := range files {
+		clean := path.Clean(f)
+		if path.IsAbs(clean) || clean == ".." || strings.HasPrefix(clean, "../") {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(clean))
+		if _, err := os.Lstat(p); err == nil {
+			continue
+		}
+		src := "# The build writes this file from the repository's version control;\n# the bundle's copy had none, so the version is unknown.\n" +
+			"__version__ = version = \"0+unknown\"\n__version_tuple__ = version_tuple = (0, \"unknown\")\n"
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			continue
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err == nil {
+			notes = append(notes, fmt.Sprintf("python: wrote %s (version 0+unknown), which the build generates", clean))
+		}
+	}
+	return notes
 }
 
 var noModuleRE = lazyregexp.New(`No module named '([A-Za-z0-9_.]+)'`)

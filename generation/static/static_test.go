@@ -404,3 +404,30 @@ func (r Result) Exists() bool { return r.Raw != "" }
 		t.Errorf("path formats = %v, want %v", format, want)
 	}
 }
+
+// TestPythonGeneratedVersionAndAliases generates a library whose version
+// module a build hook writes (hatch-vcs) and whose functions take a type
+// alias: the copy gets the version module, the package imports, and the
+// function whose parameter is float | str by its alias is a skill.
+func TestPythonGeneratedVersionAndAliases(t *testing.T) {
+	t.Parallel()
+	dir := writeRepo(t, map[string]string{
+		"pyproject.toml": "[build-system]\nrequires = [\"hatchling-not-installed-here\"]\nbuild-backend = \"hatchling.build\"\n\n" +
+			"[project]\nname = \"numfmt\"\ndynamic = [\"version\"]\n\n[tool.hatch]\nbuild.hooks.vcs.version-file = \"src/numfmt/_version.py\"\n",
+		"README.md":              "# numfmt\n\n```python\n>>> numfmt.intcomma(12345)\n'12,345'\n```\n",
+		"src/numfmt/__init__.py": "\"\"\"Numbers for people.\"\"\"\nfrom ._version import __version__\nfrom .number import intcomma\n\n__all__ = [\"intcomma\"]\n",
+		"src/numfmt/number.py": "from __future__ import annotations\n\nfrom typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from typing import TypeAlias\n\n" +
+			"    NumberOrString: TypeAlias = float | str\n\n\ndef intcomma(value: NumberOrString) -> str:\n    \"\"\"Write an integer with commas every three digits.\"\"\"\n" +
+			"    return f\"{int(float(value)):,}\"\n",
+	})
+	res, err := Generate(t.Context(), dir, Options{Name: "numfmt", Env: os.Environ(), ProbeTimeout: 10 * time.Second})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if len(res.Bundle.Skills) != 1 || res.Bundle.Skills[0].ID != "intcomma" {
+		t.Fatalf("skills = %+v, want intcomma (notes %q)", res.Bundle.Skills, res.Notes)
+	}
+	if v, err := os.ReadFile(filepath.Join(dir, "src", "numfmt", "_version.py")); err != nil || !strings.Contains(string(v), `__version__ = version = "0+unknown"`) {
+		t.Errorf("_version.py = %q (%v), want the unknown version", v, err)
+	}
+}
