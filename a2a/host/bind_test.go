@@ -183,9 +183,10 @@ skills:
       type: object
       properties:
         range: {type: string, description: Print versions that match the specified range.}
+        increment: {type: string, enum: [major, minor, patch]}
         version: {type: array, items: {type: string}, minItems: 1}
       required: [version]
-    run: [semver, --range, "{{range}}", "{{version}}"]
+    run: [semver, --range, "{{range}}", --increment, "{{increment}}", "{{version}}"]
   - id: humanize
     name: humanize
     description: Converts an integer to a string containing commas every three digits.
@@ -247,6 +248,10 @@ func TestBind(t *testing.T) {
 			map[string]any{"input_string": []any{"Rock & Roll"}}, []string{"separator", "stopwords"}},
 
 		// Tokens of a kind.
+		{"the one listed value the text names into an optional setting", "sortver", "Increment 1.2.3 by a minor level.", nil,
+			map[string]any{"version": []any{"1.2.3"}, "increment": "minor"}, nil},
+		{"two listed values leave the setting alone", "sortver", "Is 1.2.3 a major or a minor release?", nil,
+			map[string]any{"version": []any{"1.2.3"}}, []string{"increment"}},
 		{"every version into a required list of versions", "sortver", "Sort these versions: 1.10.0 1.2.3 and 1.9.0-rc.1.", nil,
 			map[string]any{"version": []any{"1.10.0", "1.2.3", "1.9.0-rc.1"}}, []string{"range"}},
 		{"a version out of a question", "check", "Is 1.2.3-beta a valid version?", nil,

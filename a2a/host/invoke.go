@@ -359,6 +359,20 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 				target = pos[0]
 			}
 		}
+		// An optional setting with a fixed set of values takes the one
+		// value the text names ("by a minor level" for --increment {major,
+		// minor, patch}); none or several leave its default.
+		for _, p := range params {
+			if !unbound(p) || p.Required || p.Type != "string" && p.Type != "" {
+				continue
+			}
+			if _, ok := propertyOf(sk, p.Name)["enum"]; !ok {
+				continue
+			}
+			if vs := kindTokens(sk, p, text); len(vs) == 1 && len(vs[0]) > 1 {
+				args[p.Name] = vs[0]
+			}
+		}
 		// A required list of things of a kind (versions, URLs) takes every
 		// one the text names, in order.
 		for _, p := range params {

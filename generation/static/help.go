@@ -1,6 +1,7 @@
 package static
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -425,6 +426,8 @@ func addFlag(c *Command, it *helpItem) {
 	}
 	if m := choiceRE.FindStringSubmatch(f.Metavar); m != nil {
 		f.Choices = strings.Split(m[1], ",")
+	} else if f.Metavar != "" {
+		f.Choices = proseChoices(f.Help)
 	}
 	if f.Metavar == "" {
 		// Help that names a value ("file to read from", "number of spaces
@@ -471,6 +474,9 @@ func guessFlagType(f *Flag) string {
 	}
 	if t, ok := goTypeWords[f.Metavar]; ok {
 		return t
+	}
+	if slices.ContainsFunc(f.Choices, func(c string) bool { _, err := strconv.ParseFloat(c, 64); return err != nil }) {
+		return "string" // a "level" that is one of major, minor, patch
 	}
 	if d, ok := f.Default.(string); ok && d != "" {
 		if _, err := strconv.ParseInt(d, 10, 64); err == nil {
@@ -671,3 +677,39 @@ func usageTokens(usage string) []usageTok {
 	}
 	return out
 }
+
+var (
+	// proseChoiceRE finds a list of values written in a flag's help: "Level
+	// can be one of: major, minor, patch, or release", "choices are json,
+	// yaml and toml", "must be either asc or desc".
+	proseChoiceRE = lazyregexp.New(`(?i)\b(?:one of|choices? (?:are|is)|possible values (?:are|is)|valid values (?:are|is)|must be either|either)\s*:?\s*([^.;()]+)`)
+	choiceItemRE  = lazyregexp.New(`^["'\x60]?([A-Za-z0-9][\w.+-]*)["'\x60]?$`)
+)
+
+// proseChoices returns the values a help text lists as the only ones a
+// flag takes, or nil: at least two, each one word.
+func proseChoices(help string) []string {
+	m := proseChoiceRE.FindStringSubmatch(help)
+	if m == nil {
+		return nil
+	}
+	var out []string
+	for _, part := range strings.FieldsFunc(strings.NewReplacer(" or ", ",", " and ", ",").Replace(" "+m[1]+" "), func(r rune) bool { return r == ',' || r == '|' || r == '/' }) {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		c := choiceItemRE.FindStringSubmatch(part)
+		if c == nil {
+			return nil // a phrase, not a list of values
+		}
+		if !slices.Contains(out, c[1]) {
+			out = append(out, c[1])
+		}
+	}
+	if len(out) < 2 {
+		return nil
+	}
+	return out
+}
+

@@ -1,6 +1,7 @@
 package static
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -76,6 +77,8 @@ Bump commands:
 			nil, nil, []string{"name"}},
 		{"optional values and a lower-case list", "usage: shfmt [flags] [path ...]\n\n  -l[=0], --list[=0]  list files whose formatting differs\n  -w,     --write     write result to file\n",
 			nil, []string{"list|l|string|0", "write|w|boolean|"}, []string{"path"}},
+		{"a value named by a number word but listed as words", "Usage: semver [options] <version>\n\nOptions:\n-i --increment [<level>]\n        Increment a version. Level can be one of: major, minor, or patch.\n",
+			nil, []string{"increment|i|string|level"}, []string{"version"}},
 		{"a repeated argument", "Usage: semver [options] <version> [<version> [...]]\n", nil, nil, []string{"version"}},
 		{"headers without colons", "Usage\n    pup [flags] [selectors] [optional display function]\nVersion\n    0.4.0\nFlags\n" +
 			"    -c --color         print result with color\n    -f --file          file to read from\n",
@@ -147,5 +150,26 @@ options:
 	}
 	if f := c.flag("outfile", ""); f == nil || !isOutput(f) {
 		t.Errorf("--outfile FILE is not taken for an output file: %+v", f)
+	}
+}
+
+func TestProseChoices(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		help string
+		want []string
+	}{
+		{"Increment a version by the specified level. Level can be one of: major, minor, patch, premajor, preminor, prepatch, prerelease, or release. Default level is 'patch'.",
+			[]string{"major", "minor", "patch", "premajor", "preminor", "prepatch", "prerelease", "release"}},
+		{"output format; choices are json, yaml and toml", []string{"json", "yaml", "toml"}},
+		{"sort order, must be either asc or desc", []string{"asc", "desc"}},
+		{`one of "rsv", "csv" or "jsonl"`, []string{"rsv", "csv", "jsonl"}},
+		{"use one of the built-in styles or a file of your own", nil},
+		{"either a file or a directory", nil},
+		{"the column separator", nil},
+	} {
+		if got := proseChoices(tc.help); !slices.Equal(got, tc.want) {
+			t.Errorf("proseChoices(%q) = %q, want %q", tc.help, got, tc.want)
+		}
 	}
 }
