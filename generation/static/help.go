@@ -712,4 +712,3 @@ func proseChoices(help string) []string {
 	}
 	return out
 }
-
