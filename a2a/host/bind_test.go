@@ -197,6 +197,16 @@ skills:
         ndigits: {type: integer, description: Digits of precision for rounding after the decimal point.}
       required: [value]
     run: [intcomma, --value, "{{value}}", --ndigits, "{{ndigits}}"]
+  - id: jp
+    name: jp
+    description: Evaluate a JMESPath expression on JSON.
+    params:
+      type: object
+      properties:
+        expr_file: {type: string, format: path, description: Read JMESPath expression from the specified file.}
+        filename: {type: string, format: path, description: Read input JSON from a file instead of stdin.}
+        expression: {type: string}
+    run: [jp, --expr-file, "{{expr_file}}", --filename, "{{filename}}", "{{expression}}"]
 `
 
 func TestBind(t *testing.T) {
@@ -246,6 +256,9 @@ func TestBind(t *testing.T) {
 			map[string]any{"input_string": []any{"Crème Brûlée & Rock n Roll"}}, []string{"separator", "stopwords"}},
 		{"a quoted phrase into the positional list", "slug", `Make a slug of "Rock & Roll".`, nil,
 			map[string]any{"input_string": []any{"Rock & Roll"}}, []string{"separator", "stopwords"}},
+
+		{"the plain file parameter before one holding something else", "jp", "Evaluate `foo.bar[1]` on the attached JSON.",
+			[]string{"doc.json"}, map[string]any{"filename": "@doc.json", "expression": "foo.bar[1]"}, []string{"expr_file"}},
 
 		// Tokens of a kind.
 		{"the one listed value the text names into an optional setting", "sortver", "Increment 1.2.3 by a minor level.", nil,

@@ -359,6 +359,11 @@ func bindFiles(sk *bundle.Skill, params []bundle.Param, args map[string]any, fre
 		if hasAny(words, fileWords) || inputRE.MatchString(p.Description) {
 			s.score++
 		}
+		if len(distinctive(p.Name)) == 0 && hasAny(words, fileWords) {
+			// "filename" is the input itself; "expr_file" holds something
+			// else (an expression) in a file.
+			s.score++
+		}
 		switch {
 		case p.IsPath() && s.side:
 			side = append(side, s)

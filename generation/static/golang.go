@@ -71,7 +71,10 @@ func goTools(r *repo) []*Tool {
 		name := path.Base(dir)
 		if dir == "." {
 			name = path.Base(module)
-			if name == "" || name == "." || strings.HasPrefix(name, "v") && len(name) <= 3 {
+			if majorRE.MatchString(name) {
+				name = path.Base(path.Dir(module)) // github.com/boyter/scc/v3
+			}
+			if name == "" || name == "." || name == "/" {
 				name = r.name
 			}
 		}
@@ -473,6 +476,9 @@ func sortedKeys[M ~map[string]V, V any](m M) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// majorRE is a module path's major version element (/v3).
+var majorRE = lazyregexp.New(`^v\d+$`)
 
 // goModulePathRE is what a module path written into go.mod may hold.
 var goModulePathRE = lazyregexp.New(`^[A-Za-z0-9][A-Za-z0-9._~-]*(/[A-Za-z0-9._~-]+)*$`)

@@ -17,8 +17,8 @@ func parseHelp(text string) *Command {
 	c := &Command{}
 	lines := helpLines(text)
 	type section struct {
-		kind  string
-		lines []string
+		kind, header string
+		lines        []string
 	}
 	var pre, post []string // description paragraphs before and after usage
 	var sections []*section
@@ -30,7 +30,7 @@ func parseHelp(text string) *Command {
 		low := strings.ToLower(trim)
 		bare := bareHeader(lines, i)
 		if bare && !usageHeaderRE.MatchString(low) {
-			cur = &section{kind: sectionKind(trim)}
+			cur = &section{kind: sectionKind(trim), header: trim}
 			sections = append(sections, cur)
 			continue
 		}
@@ -58,7 +58,7 @@ func parseHelp(text string) *Command {
 			continue
 		}
 		if isHeader(ln) {
-			cur = &section{kind: sectionKind(trim)}
+			cur = &section{kind: sectionKind(trim), header: trim}
 			sections = append(sections, cur)
 			continue
 		}
@@ -91,9 +91,16 @@ func parseHelp(text string) *Command {
 		// cobra prints the long description before the usage
 		c.About = p + "\n\n" + c.About
 	}
+	// A program's own help may call all its options global (urfave/cli's
+	// GLOBAL OPTIONS): they are its flags when it lists no others.
+	ownFlags := slices.ContainsFunc(sections, func(s *section) bool { return s.kind == "flags" })
 	for _, s := range sections {
 		items := helpItems(s.lines)
-		switch s.kind {
+		kind := s.kind
+		if kind == "global" && !ownFlags {
+			kind = "flags"
+		}
+		switch kind {
 		case "commands":
 			for _, it := range items {
 				if !addSubGroup(c, it) {
@@ -134,6 +141,28 @@ func parseHelp(text string) *Command {
 		}
 	}
 	usageArgs(c)
+	// urfave/cli prints "NAME:\n   jp - jp [<options>] <expression>": an
+	// app whose one-line usage is its synopsis, under a generic USAGE.
+	for _, sec := range sections {
+		if len(c.Args) > 0 || slices.ContainsFunc(c.Subs, func(s *Command) bool { return !s.Hidden }) || !strings.EqualFold(strings.TrimSuffix(strings.TrimSpace(sec.header), ":"), "name") {
+			continue
+		}
+		for _, ln := range sec.lines {
+			name, rest, ok := strings.Cut(strings.TrimSpace(ln), " - ")
+			if !ok || name == "" {
+				continue
+			}
+			if strings.HasPrefix(rest, name+" ") && strings.ContainsAny(rest, "<[") {
+				saved := c.Usage
+				c.Usage = rest
+				usageArgs(c)
+				c.Usage = saved
+			} else if c.About == "" {
+				c.About = rest
+			}
+			break
+		}
+	}
 	return c
 }
 

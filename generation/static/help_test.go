@@ -79,6 +79,10 @@ Bump commands:
 			nil, []string{"list|l|string|0", "write|w|boolean|"}, []string{"path"}},
 		{"a value named by a number word but listed as words", "Usage: semver [options] <version>\n\nOptions:\n-i --increment [<level>]\n        Increment a version. Level can be one of: major, minor, or patch.\n",
 			nil, []string{"increment|i|string|level"}, []string{"version"}},
+		{"urfave/cli: the synopsis in NAME, global options its own", "NAME:\n   jp - jp [<options>] <expression>\n\nUSAGE:\n   jp [global options] command [command options] [arguments...]\n\n" +
+			"VERSION:\n   0.2.1\n\nCOMMANDS:\n   help, h  Shows a list of commands or help for one command\n\nGLOBAL OPTIONS:\n" +
+			"   --compact, -c                Produce compact JSON output.\n   --filename value, -f value   Read input JSON from a file instead of stdin.\n   --help, -h                   show help\n",
+			[]string{"help"}, []string{"compact|c|boolean|", "filename|f|string|value"}, []string{"expression"}},
 		{"a repeated argument", "Usage: semver [options] <version> [<version> [...]]\n", nil, nil, []string{"version"}},
 		{"headers without colons", "Usage\n    pup [flags] [selectors] [optional display function]\nVersion\n    0.4.0\nFlags\n" +
 			"    -c --color         print result with color\n    -f --file          file to read from\n",

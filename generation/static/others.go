@@ -264,6 +264,10 @@ func readmeSummary(text string) string {
 			}
 		}
 		switch {
+		case len(t) >= 2 && (strings.Trim(t, "=") == "" || strings.Trim(t, "-") == "") && len(para) > 0:
+			// "jp\n==": the lines above were a heading.
+			para = nil
+			continue
 		case t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "=") || strings.HasPrefix(t, "---") || strings.HasPrefix(t, "|"):
 			if len(para) > 0 {
 				return cleanMarkdown(strings.Join(para, " "))

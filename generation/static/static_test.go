@@ -431,3 +431,26 @@ func TestPythonGeneratedVersionAndAliases(t *testing.T) {
 		t.Errorf("_version.py = %q (%v), want the unknown version", v, err)
 	}
 }
+
+// TestGoModuleMajorVersion names a root main package after its module path
+// without the major version element: github.com/boyter/scc/v3 is scc.
+func TestGoModuleMajorVersion(t *testing.T) {
+	t.Parallel()
+	dir := writeRepo(t, map[string]string{
+		"go.mod":  "module example.com/acme/lines/v3\n\ngo 1.21\n",
+		"main.go": "// Command lines counts lines.\npackage main\n\nimport \"flag\"\n\nfunc main() { flag.Parse() }\n",
+	})
+	tools := goTools(mustScan(t, dir))
+	if len(tools) != 1 || tools[0].Name != "lines" {
+		t.Errorf("tools = %+v, want one named lines", tools)
+	}
+}
+
+func mustScan(t *testing.T, dir string) *repo {
+	t.Helper()
+	r, err := scan(dir, filepath.Base(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
