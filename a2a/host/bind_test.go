@@ -207,6 +207,17 @@ skills:
         filename: {type: string, format: path, description: Read input JSON from a file instead of stdin.}
         expression: {type: string}
     run: [jp, --expr-file, "{{expr_file}}", --filename, "{{filename}}", "{{expression}}"]
+  - id: scanjson
+    name: scanjson
+    description: Scan a file for secrets.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path}
+        json: {type: boolean, description: print JSON}
+        csv: {type: boolean, description: print CSV}
+      required: [file]
+    run: [scan, --json, "{{json}}", --csv, "{{csv}}", "{{file}}"]
 `
 
 func TestBind(t *testing.T) {
@@ -259,6 +270,11 @@ func TestBind(t *testing.T) {
 
 		{"the plain file parameter before one holding something else", "jp", "Evaluate `foo.bar[1]` on the attached JSON.",
 			[]string{"doc.json"}, map[string]any{"filename": "@doc.json", "expression": "foo.bar[1]"}, []string{"expr_file"}},
+
+		{"a format switch the text asks for", "scanjson", "Scan the attached settings.json and reply with the JSON report only.",
+			[]string{"settings.json"}, map[string]any{"json": true, "file": "@settings.json"}, []string{"csv"}},
+		{"a format switch stays off when only a file name says it", "scanjson", "Scan the attached settings.json.",
+			[]string{"settings.json"}, map[string]any{"file": "@settings.json"}, []string{"json", "csv"}},
 
 		// Tokens of a kind.
 		{"the one listed value the text names into an optional setting", "sortver", "Increment 1.2.3 by a minor level.", nil,

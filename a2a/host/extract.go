@@ -769,6 +769,9 @@ func choicesOf(sk *bundle.Skill, p bundle.Param) []string {
 	return out
 }
 
+// formatWords name output formats a switch may select (--json, --csv).
+var formatWords = map[string]bool{"json": true, "csv": true, "tsv": true, "yaml": true, "xml": true, "html": true, "markdown": true, "ndjson": true, "jsonl": true}
+
 // stringList reports whether p is a list of plain strings (not of paths).
 func stringList(sk *bundle.Skill, p bundle.Param) bool {
 	if p.Type != "array" || p.IsPath() {

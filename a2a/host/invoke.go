@@ -359,6 +359,16 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 				target = pos[0]
 			}
 		}
+		// A switch named for an output format (--json) is set when the
+		// text asks for that format ("reply with the JSON report").
+		for _, p := range params {
+			if !unbound(p) || p.Type != "boolean" || !formatWords[strings.ToLower(p.Name)] {
+				continue
+			}
+			if slices.ContainsFunc(tokens(text, ""), func(t token) bool { return t.low == strings.ToLower(p.Name) }) {
+				args[p.Name] = true
+			}
+		}
 		// An optional setting with a fixed set of values takes the one
 		// value the text names ("by a minor level" for --increment {major,
 		// minor, patch}); none or several leave its default.
