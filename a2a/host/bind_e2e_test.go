@@ -122,7 +122,26 @@ skills:
         output: {type: string, format: path, description: Where to write the result.}
       required: [file]
     run: [python3, -c, "import sys; open(sys.argv[2], 'w').write(open(sys.argv[1]).read().lower())", "{{file}}", "{{output}}"]
+  - id: lint
+    name: lint
+    description: Report the lines of a text file that shout.
+    params: {type: object, properties: {file: {type: string, format: path}}, required: [file]}
+    run: [python3, -c, "import sys; print(sys.argv[1] + ':1: shouting')", "{{file}}"]
 `
+
+// TestOutputPathsRelative checks that a tool echoing the path of an
+// attached file shows it by its name, not under the task's work directory.
+func TestOutputPathsRelative(t *testing.T) {
+	t.Parallel()
+	s := serve(t, namedOutputAgent, nil)
+	c := a2aClient(t, s.URL, "1.0")
+	req := textMessage("Lint the attached note.", &a2a.Part{Content: a2a.Raw("HELLO\n"), Filename: "note.txt", MediaType: "text/plain"})
+	req.Message.SetMeta("skill", "lint")
+	task := send(t, c, req)
+	if got := artifactText(task); got != "note.txt:1: shouting\n" {
+		t.Errorf("output = %q, want the file by its name", got)
+	}
+}
 
 // TestNamedOutput checks that a file name the instruction gives the result
 // reaches the skill's output parameter, and that a skill writing to

@@ -132,7 +132,10 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	case res.exitCode != 0:
 		return nil, failf("skill %q exited with status %d%s", sk.ID, res.exitCode, tail(res.stderr))
 	}
-	out := &outcome{skill: sk, by: ch.by, run: res, stdout: string(res.stdout)}
+	// The caller knows its files by their names, never by the task's work
+	// directory: paths a tool echoes ("/tmp/…/task/notes.txt:1: …") are
+	// given back relative to it.
+	out := &outcome{skill: sk, by: ch.by, run: res, stdout: strings.ReplaceAll(string(res.stdout), work+string(filepath.Separator), "")}
 	if res.truncated {
 		out.stdout += fmt.Sprintf("\n[output truncated at %d bytes]", h.cfg.maxOutput)
 	}

@@ -160,6 +160,7 @@ func goSource(files []*ast.File) *Command {
 		root.Subs = append(root.Subs, s)
 		return s
 	}
+	usesArgs, readsFiles := false, false
 	for _, af := range files {
 		var stack []ast.Node
 		ast.Inspect(af, func(n ast.Node) bool {
@@ -168,6 +169,16 @@ func goSource(files []*ast.File) *Command {
 				return true
 			}
 			stack = append(stack, n)
+			if sel, ok := n.(*ast.SelectorExpr); ok {
+				if id, ok := sel.X.(*ast.Ident); ok {
+					switch id.Name + "." + sel.Sel.Name {
+					case "flag.Args", "flag.Arg", "flag.NArg", "pflag.Args", "pflag.Arg", "pflag.NArg":
+						usesArgs = true
+					case "os.Open", "os.ReadFile", "ioutil.ReadFile", "filepath.Walk", "filepath.WalkDir", "os.ReadDir", "os.Stat":
+						readsFiles = true
+					}
+				}
+			}
 			switch x := n.(type) {
 			case *ast.CompositeLit:
 				if name, fields := commandLiteral(x); name != "" {
@@ -214,6 +225,16 @@ func goSource(files []*ast.File) *Command {
 			}
 			return true
 		})
+	}
+	// A flag-package program that reads its remaining arguments takes
+	// operands its usage does not show (Go's default usage lists flags
+	// only): files, when it opens files.
+	if usesArgs && len(root.Subs) == 0 {
+		name := "args"
+		if readsFiles {
+			name = "files"
+		}
+		root.Args = []*Arg{{Name: name, Optional: true, Variadic: true}}
 	}
 	// The root's own cobra literal is the one whose Use is the program:
 	// keep subcommands only when there are several or one is not the root.

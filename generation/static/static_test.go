@@ -454,3 +454,27 @@ func mustScan(t *testing.T, dir string) *repo {
 	}
 	return r
 }
+
+// TestGoSourceOperands checks that a flag-package program reading its
+// remaining arguments gets a list of them (files when it opens files),
+// which Go's default usage never shows.
+func TestGoSourceOperands(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, want string }{
+		{"package main\n\nimport (\n\t\"flag\"\n\t\"os\"\n)\n\nfunc main() {\n\tflag.Parse()\n\tfor _, f := range flag.Args() {\n\t\tos.ReadFile(f)\n\t}\n}\n", "files"},
+		{"package main\n\nimport (\n\t\"flag\"\n\t\"fmt\"\n)\n\nfunc main() {\n\tflag.Parse()\n\tfmt.Println(flag.Arg(0))\n}\n", "args"},
+		{"package main\n\nimport \"flag\"\n\nfunc main() { flag.Parse() }\n", ""},
+	} {
+		af, err := parser.ParseFile(token.NewFileSet(), "main.go", tc.src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if c := goSource([]*ast.File{af}); len(c.Args) == 1 && c.Args[0].Variadic {
+			got = c.Args[0].Name
+		}
+		if got != tc.want {
+			t.Errorf("goSource(%q) operands = %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}
