@@ -423,9 +423,15 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 	// summary in other words; each must bring two words of its own or it
 	// only lengthens the description. The help's later sentences are
 	// details (formats, edge cases), left to the parameters' descriptions.
-	add(c.Summary, 0)
-	add(firstSentences(note.Line, 1, 240), 2)
 	first := firstSentences(about, 1, 320)
+	summary := c.Summary
+	if cut := strings.TrimRight(strings.TrimSpace(summary), ".…"); cut != strings.TrimSpace(summary) && cut != "" && strings.HasPrefix(first, strings.TrimRight(cut, ",;: ")) {
+		// click shortens a command's help to "Execute SQL query against
+		// an in-memory database,..." in the listing; the help says it whole.
+		summary = ""
+	}
+	add(summary, 0)
+	add(firstSentences(note.Line, 1, 240), 2)
 	if len(contentWords(first)) < 4 {
 		// "Sloc, Cloc and Code." names the tool; the next sentence says
 		// what it does.

@@ -85,6 +85,13 @@ func TestDescribe(t *testing.T) {
 			want: "Tools for server logs.",
 		},
 		{
+			name: "a summary the listing cut short gives way to the whole sentence",
+			path: []string{"memory"},
+			cmd: &Command{Summary: "Execute SQL query against an in-memory database,...",
+				About: "Execute SQL query against an in-memory database, optionally populated by imported data. More."},
+			want: "Execute SQL query against an in-memory database, optionally populated by imported data.",
+		},
+		{
 			name:    "a tool whose help is two words: its README's opening sentence follows",
 			tool:    &Tool{Name: "slugify"},
 			cmd:     &Command{About: "Slug string."},

@@ -379,7 +379,8 @@ func addSubs(c *Command, it *helpItem) {
 
 func isHiddenCommand(name string) bool {
 	switch name {
-	case "help", "version", "completion", "completions", "__complete", "license", "man", "docs":
+	case "help", "version", "completion", "completions", "__complete", "license", "man", "docs",
+		"install", "uninstall", "self-update", "selfupdate": // the tool's own packages and plugins
 		return true
 	}
 	return false
@@ -656,7 +657,7 @@ func usageTokens(usage string) []usageTok {
 		closes := strings.Count(f, "]")
 		core := strings.Trim(f, "[]")
 		variadic := strings.HasSuffix(core, "...") || (i+1 < len(fields) && strings.Trim(fields[i+1], "[]") == "...")
-		core = strings.TrimSuffix(core, "...")
+		core = strings.Trim(strings.TrimSuffix(core, "..."), "[]") // click's "[PATHS]..."
 		optional := depth > 0 || opens > 0
 		if depth == 0 && opens > 0 {
 			flagGroup = strings.HasPrefix(core, "-")

@@ -83,6 +83,7 @@ Bump commands:
 			"VERSION:\n   0.2.1\n\nCOMMANDS:\n   help, h  Shows a list of commands or help for one command\n\nGLOBAL OPTIONS:\n" +
 			"   --compact, -c                Produce compact JSON output.\n   --filename value, -f value   Read input JSON from a file instead of stdin.\n   --help, -h                   show help\n",
 			[]string{"help"}, []string{"compact|c|boolean|", "filename|f|string|value"}, []string{"expression"}},
+		{"click's optional list before a required argument", "Usage: sqlite-utils memory [OPTIONS] [PATHS]... SQL\n", nil, nil, []string{"PATHS", "SQL"}},
 		{"a repeated argument", "Usage: semver [options] <version> [<version> [...]]\n", nil, nil, []string{"version"}},
 		{"headers without colons", "Usage\n    pup [flags] [selectors] [optional display function]\nVersion\n    0.4.0\nFlags\n" +
 			"    -c --color         print result with color\n    -f --file          file to read from\n",

@@ -672,6 +672,21 @@ func mergeCommand(c, h *Command, trusted bool) {
 	// Positional arguments: the help's names and order, the source's types.
 	if len(h.Args) > 0 {
 		if len(c.Args) == len(h.Args) {
+			// The help's order is the command line's: click lists
+			// "[PATHS]... SQL" while its decorators read sql first.
+			byName := map[string]*Arg{}
+			for _, s := range c.Args {
+				byName[strings.ToLower(s.Name)] = s
+			}
+			ordered := make([]*Arg, 0, len(h.Args))
+			for _, a := range h.Args {
+				if s := byName[strings.ToLower(a.Name)]; s != nil {
+					ordered = append(ordered, s)
+				}
+			}
+			if len(ordered) == len(c.Args) {
+				c.Args = ordered
+			}
 			for i, a := range h.Args {
 				s := c.Args[i]
 				if a.Help != "" && s.Help == "" {

@@ -478,3 +478,18 @@ func TestGoSourceOperands(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeArgsOrder checks that positional arguments read from source
+// take the order the help's usage gives them.
+func TestMergeArgsOrder(t *testing.T) {
+	t.Parallel()
+	c := &Command{Args: []*Arg{{Name: "sql", Type: "string"}, {Name: "paths", Variadic: true}}}
+	mergeCommand(c, parseHelp("Usage: sqlite-utils memory [OPTIONS] [PATHS]... SQL\n"), true)
+	var got []string
+	for _, a := range c.Args {
+		got = append(got, a.Name)
+	}
+	if !slices.Equal(got, []string{"paths", "sql"}) || c.Args[1].Type != "string" {
+		t.Errorf("args = %v, want [paths sql] keeping the source's types", got)
+	}
+}
