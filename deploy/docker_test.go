@@ -30,6 +30,7 @@ import (
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/deploytest"
 	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/generation/static"
 )
@@ -40,7 +41,7 @@ import (
 func dockerClient(t testing.TB) *client.Client {
 	t.Helper()
 	skip := t.Skipf
-	if os.Getenv("AGENTNET_REQUIRE_DOCKER") == "1" {
+	if deploytest.Required() {
 		skip = t.Fatalf
 	}
 	c, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
@@ -407,7 +408,7 @@ func TestDockerPythonEnvironment(t *testing.T) {
 	}
 	if out, err := exec.Command("/usr/bin/python3", "-c", "import yaml; print(yaml.__file__)").Output(); err != nil || !strings.Contains(string(out), "/dist-packages/") {
 		msg := fmt.Sprintf("/usr/bin/python3 does not import yaml from dist-packages (%v %s): apt-get install python3-yaml", err, out)
-		if os.Getenv("AGENTNET_REQUIRE_DOCKER") == "1" { // CI installs it (.ci/run)
+		if deploytest.Required() { // CI installs it (.ci/run)
 			t.Fatal(msg)
 		}
 		t.Skip(msg)

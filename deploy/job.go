@@ -293,7 +293,7 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 		}
 		return fmt.Errorf("%q: start the job's container: %w", name, err)
 	}
-	stdout, stderr := &limited{max: max}, &limited{max: max}
+	stdout, stderr := &proc.Limited{Max: max}, &proc.Limited{Max: max}
 	var outW, errW io.Writer = stdout, stderr
 	if spec.Tee != nil {
 		outW, errW = io.MultiWriter(stdout, spec.Tee), io.MultiWriter(stderr, spec.Tee)
@@ -336,7 +336,7 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 		}
 		logs.Close()
 	}
-	res.Stdout, res.Stderr = stdout.buf, stderr.buf
+	res.Stdout, res.Stderr = stdout.Buf, stderr.Buf
 	res.TimedOut = errors.Is(tctx.Err(), context.DeadlineExceeded)
 	switch {
 	case res.TimedOut:
@@ -875,19 +875,6 @@ func lend(mounts []Mount) (user string, giveBack func(), _ error) {
 		}
 	}
 	return fmt.Sprintf("%d:%d", nobody, nobody), giveBack, nil
-}
-
-// limited keeps the first max bytes written to it.
-type limited struct {
-	max int
-	buf []byte
-}
-
-func (b *limited) Write(p []byte) (int, error) {
-	if room := b.max - len(b.buf); room > 0 {
-		b.buf = append(b.buf, p[:min(room, len(p))]...)
-	}
-	return len(p), nil
 }
 
 func cmdName(argv []string) string {

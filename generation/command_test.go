@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/bundle"
-	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/deploytest"
 	"github.com/agentnet/agentnet/generation"
 )
 
@@ -111,28 +111,6 @@ func TestCommandGenerator(t *testing.T) {
 	}
 }
 
-// dockerJobs returns a Jobs on the machine's Docker daemon, closed at the
-// end of the test, or skips the test when none answers. With
-// AGENTNET_REQUIRE_DOCKER=1 (as CI sets it), a missing daemon fails it.
-func dockerJobs(t *testing.T) *deploy.Jobs {
-	t.Helper()
-	skip := t.Skipf
-	if os.Getenv("AGENTNET_REQUIRE_DOCKER") == "1" {
-		skip = t.Fatalf
-	}
-	jobs, err := deploy.NewJobs(deploy.Config{Env: os.Environ()})
-	if err != nil {
-		skip("no Docker client: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-	defer cancel()
-	if err := jobs.Ping(ctx); err != nil {
-		skip("no Docker daemon answers: %v", err)
-	}
-	t.Cleanup(func() { jobs.Close(context.Background()) })
-	return jobs
-}
-
 // TestCommandGeneratorDocker runs the fake coding agent as the command
 // generator's builder in a container (--runtime docker): it sees the
 // attempt's bundle directory and not the rest of this machine, its model
@@ -141,7 +119,7 @@ func dockerJobs(t *testing.T) *deploy.Jobs {
 // its container removed.
 func TestCommandGeneratorDocker(t *testing.T) {
 	t.Parallel()
-	jobs := dockerJobs(t)
+	jobs := deploytest.Jobs(t)
 	agent := filepath.Join(t.TempDir(), "fakeagent")
 	if out, err := exec.Command("go", "build", "-o", agent, "./testdata/fakeagent").CombinedOutput(); err != nil {
 		t.Fatalf("build fake agent: %v\n%s", err, out)

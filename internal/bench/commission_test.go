@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/deploytest"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/internal/llm"
 	"github.com/agentnet/agentnet/internal/llm/llmtest"
@@ -77,7 +78,7 @@ func newSuiteRun(t *testing.T, suite string, opts Options) *run {
 	t.Helper()
 	self, _ := binaries(t)
 	if opts.Runtime == "docker" {
-		requireDocker(t)
+		deploytest.Jobs(t)
 	}
 	s, err := tasks.Load(suite)
 	if err != nil {
@@ -210,25 +211,6 @@ func TestCommissionCommandBuilder(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(ws, devDir, "inputs", "greeting.txt")); err != nil {
 		t.Errorf("the dev input file is not in the workspace: %v", err)
-	}
-}
-
-// requireDocker skips the test when no Docker daemon answers; with
-// AGENTNET_REQUIRE_DOCKER=1 (as CI sets it), it fails it instead.
-func requireDocker(t *testing.T) {
-	t.Helper()
-	skip := t.Skipf
-	if os.Getenv("AGENTNET_REQUIRE_DOCKER") == "1" {
-		skip = t.Fatalf
-	}
-	jobs, err := deploy.NewJobs(deploy.Config{Env: os.Environ()})
-	if err != nil {
-		skip("no Docker client: %v", err)
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
-	defer cancel()
-	if err := jobs.Ping(ctx); err != nil {
-		skip("no Docker daemon answers: %v", err)
 	}
 }
 
@@ -377,7 +359,7 @@ func TestVerifyDocker(t *testing.T) {
 	// of their own that create the agent network at the same moment can
 	// make two of them (the daemon's duplicate check is not atomic).
 	self, _ := binaries(t)
-	requireDocker(t)
+	deploytest.Jobs(t)
 	s, err := tasks.Load("testdata/commission/suite.yaml")
 	if err != nil {
 		t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/deploytest"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/tasks"
 )
@@ -91,7 +92,7 @@ func TestRunTestsDocker(t *testing.T) {
 	// of their own that create the agent network at the same moment can
 	// make two of them (the daemon's duplicate check is not atomic).
 	self, _ := binaries(t)
-	requireDocker(t)
+	deploytest.Jobs(t)
 	ctx := t.Context()
 	rt, err := deploy.Open("docker", deploy.Config{Self: self, Env: os.Environ()})
 	if err != nil {

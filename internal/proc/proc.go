@@ -62,7 +62,7 @@ func Run(ctx context.Context, spec Spec) *Result {
 	cmd.Dir = spec.Dir
 	cmd.Env = env
 	cmd.Stdin = spec.Stdin
-	stdout, stderr := &limited{max: max}, &limited{max: max}
+	stdout, stderr := &Limited{Max: max}, &Limited{Max: max}
 	if spec.Tee != nil {
 		cmd.Stdout, cmd.Stderr = io.MultiWriter(stdout, spec.Tee), io.MultiWriter(stderr, spec.Tee)
 	} else {
@@ -82,7 +82,7 @@ func Run(ctx context.Context, spec Spec) *Result {
 	// Whatever the program left running in its group goes with it.
 	_ = KillGroup(pid)
 	res.Elapsed = time.Since(start)
-	res.Stdout, res.Stderr = stdout.buf, stderr.buf
+	res.Stdout, res.Stderr = stdout.Buf, stderr.Buf
 	res.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
 	var ee *exec.ExitError
 	switch {
@@ -120,15 +120,16 @@ func Tail(out []byte, n int) string {
 	return ": " + s
 }
 
-// limited keeps the first max bytes written to it.
-type limited struct {
-	max int
-	buf []byte
+// Limited keeps the first Max bytes written to it in Buf and drops the
+// rest, never failing a write: a bounded capture of a program's output.
+type Limited struct {
+	Max int
+	Buf []byte
 }
 
-func (b *limited) Write(p []byte) (int, error) {
-	if room := b.max - len(b.buf); room > 0 {
-		b.buf = append(b.buf, p[:min(room, len(p))]...)
+func (b *Limited) Write(p []byte) (int, error) {
+	if room := b.Max - len(b.Buf); room > 0 {
+		b.Buf = append(b.Buf, p[:min(room, len(p))]...)
 	}
 	return len(p), nil
 }
