@@ -8,11 +8,11 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/internal/proc/proctest"
 )
 
 var (
@@ -106,7 +106,7 @@ func TestProcessRuntime(t *testing.T) {
 			t.Errorf("Down(%s) error = %v", a.Name, err)
 		}
 		pid, _ := strconv.Atoi(a.ID)
-		if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		if !proctest.Gone(pid, 10*time.Second) {
 			t.Errorf("%s (pid %d) still runs after Down", a.Name, pid)
 		}
 		if h := rt.Health(ctx, a); h.Up {
@@ -129,11 +129,6 @@ func TestProcessRuntime(t *testing.T) {
 			t.Errorf("Up(broken) error = %v, want the host's complaint from its log", err)
 		}
 	})
-}
-
-func zombie(pid int) bool {
-	st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	return err != nil || strings.Contains(string(st), ") Z ")
 }
 
 func TestOpenUnknown(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
 
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/internal/proc/proctest"
 )
 
 // TestProcessRuntimeOwnServer runs a bundle that brings its own A2A server
@@ -109,7 +109,7 @@ func TestProcessRuntimeOwnServer(t *testing.T) {
 	}
 	host, _ := strconv.Atoi(a.ID)
 	for _, pid := range append(pids, host) {
-		if syscall.Kill(pid, 0) == nil && !zombie(pid) {
+		if !proctest.Gone(pid, 10*time.Second) {
 			t.Errorf("process %d still runs after Down", pid)
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/agentnet/agentnet/cards"
 	"github.com/agentnet/agentnet/internal/llm"
 	"github.com/agentnet/agentnet/internal/llm/llmtest"
+	"github.com/agentnet/agentnet/internal/proc/proctest"
 )
 
 const upperPy = "import sys\nprint(' '.join(sys.argv[1:]).upper())\n"
@@ -289,7 +289,9 @@ skills:
 				t.Errorf("CancelTask() state = %s, want canceled", got.Status.State)
 			}
 			for _, pid := range []int{parent, child} {
-				waitGone(t, pid)
+				if !proctest.Gone(pid, 5*time.Second) {
+					t.Errorf("process %d still runs after the task was canceled", pid)
+				}
 			}
 			again, err := c.GetTask(t.Context(), &a2a.GetTaskRequest{ID: task.ID})
 			if err != nil || again.Status.State != a2a.TaskStateCanceled {
@@ -311,22 +313,6 @@ func waitPID(t *testing.T, file string) int {
 	}
 	t.Fatalf("no pid in %s", file)
 	return 0
-}
-
-// waitGone waits for pid to stop existing (or to be a zombie of nobody).
-func waitGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
-			return
-		}
-		if st, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); err == nil && strings.Contains(string(st), ") Z ") {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Errorf("process %d still runs after the task was canceled", pid)
 }
 
 func TestFiles(t *testing.T) {

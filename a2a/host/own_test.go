@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/proc/proctest"
 )
 
 // ownServer is the testdata A2A server, written in Python, that bundles
@@ -225,7 +226,9 @@ func TestOwnServerClose(t *testing.T) {
 		t.Fatalf("Close() error = %v", err)
 	}
 	for _, pid := range pids {
-		waitGone(t, pid)
+		if !proctest.Gone(pid, 5*time.Second) {
+			t.Errorf("process %d still runs after Close", pid)
+		}
 	}
 	if code, _ := get(t, s.URL+host.HealthPath); code != http.StatusServiceUnavailable {
 		t.Errorf("GET health after Close = %d, want 503", code)

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/deploy/deploytest"
 	"github.com/agentnet/agentnet/eval"
+	"github.com/agentnet/agentnet/internal/proc/proctest"
 	"github.com/agentnet/agentnet/tasks"
 )
 
@@ -68,11 +68,7 @@ func TestRunTests(t *testing.T) {
 					t.Fatal(err)
 				}
 				pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-				deadline := time.Now().Add(5 * time.Second)
-				for syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
-					time.Sleep(50 * time.Millisecond)
-				}
-				if syscall.Kill(pid, 0) == nil {
+				if !proctest.Gone(pid, 5*time.Second) {
 					t.Errorf("the tests' background helper %d outlived them", pid)
 				}
 			}

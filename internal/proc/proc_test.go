@@ -5,9 +5,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentnet/agentnet/internal/proc/proctest"
 )
 
 // TestRunKillsTheGroup runs a program that leaves a grandchild behind and
@@ -29,15 +30,8 @@ func TestRunKillsTheGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
-	deadline := time.Now().Add(2 * time.Second)
-	for syscall.Kill(pid, 0) == nil && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if syscall.Kill(pid, 0) == nil {
-		// A zombie waiting for its reaper is dead too.
-		if stat, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); !strings.Contains(string(stat), ") Z ") {
-			t.Errorf("grandchild %d survived the group kill", pid)
-		}
+	if !proctest.Gone(pid, 5*time.Second) {
+		t.Errorf("grandchild %d survived the group kill", pid)
 	}
 }
 
