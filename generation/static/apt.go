@@ -18,6 +18,11 @@ type AptReport struct {
 	Error     string   `json:"error,omitempty"`     // why apt-get failed
 }
 
+// lockWait makes apt-get wait for the package database while another
+// apt-get or dpkg holds it (another generation, the system's own updates)
+// rather than fail at once.
+const lockWait = "-oDPkg::Lock::Timeout=600"
+
 // aptInstall installs Debian packages with apt-get (as the --install-system-deps
 // option asks): packages the archive does not know are reported, not tried;
 // when none is known the package lists are refreshed once with apt-get update.
@@ -45,7 +50,7 @@ func aptInstall(ctx context.Context, pkgs []string, env []string, logw io.Writer
 	}
 	yes, no := known()
 	if len(no) > 0 {
-		if res := run(10*time.Minute, "apt-get", "update"); res.Err != nil {
+		if res := run(10*time.Minute, "apt-get", lockWait, "update"); res.Err != nil {
 			rep.Error = fmt.Sprintf("apt-get update: %v", res.Err)
 		} else {
 			yes, no = known()
@@ -55,7 +60,7 @@ func aptInstall(ctx context.Context, pkgs []string, env []string, logw io.Writer
 	if len(yes) == 0 {
 		return rep
 	}
-	argv := append([]string{"apt-get", "install", "-y", "--no-install-recommends"}, yes...)
+	argv := append([]string{"apt-get", lockWait, "install", "-y", "--no-install-recommends"}, yes...)
 	if res := run(20*time.Minute, argv...); res.Err != nil {
 		rep.Error = fmt.Sprintf("%s: %v", strings.Join(argv, " "), res.Err)
 		return rep

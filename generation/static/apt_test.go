@@ -1,6 +1,7 @@
 package static
 
 import (
+	"bufio"
 	"io"
 	"os"
 	"os/exec"
@@ -10,7 +11,8 @@ import (
 
 // TestAptInstall installs a Debian package for real (one the Python tools
 // already depend on, so it is quick) and reports a name the archive does not
-// know. It needs root and apt-get; elsewhere it skips.
+// know, while another process holds dpkg's lock for a moment (as another
+// apt-get would). It needs root and apt-get; elsewhere it skips.
 func TestAptInstall(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("apt-get install needs root")
@@ -18,7 +20,33 @@ func TestAptInstall(t *testing.T) {
 	if _, err := exec.LookPath("apt-get"); err != nil {
 		t.Skip("no apt-get on this machine")
 	}
-	rep := aptInstall(t.Context(), []string{"python3-venv", "python3-no-such-package-agentnet"}, os.Environ(), io.Discard)
+	// dpkg's lock is an fcntl lock on lock-frontend; python3 takes it the
+	// way dpkg does and lets go after two seconds.
+	holder := exec.CommandContext(t.Context(), "python3", "-c", `import fcntl, sys, time
+f = open("/var/lib/dpkg/lock-frontend", "w")
+fcntl.lockf(f, fcntl.LOCK_EX)
+print("locked", flush=True)
+time.sleep(2)
+`)
+	out, err := holder.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := holder.Start(); err != nil {
+		t.Skipf("python3: %v", err)
+	}
+	defer holder.Wait()
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "locked\n" {
+		t.Fatalf("the lock holder printed %q", line)
+	}
+	rep := aptInstall(t.Context(), []string{"python3-venv"}, os.Environ(), io.Discard)
+	if rep.Error != "" {
+		t.Fatalf("aptInstall under another's lock: %s", rep.Error)
+	}
+	if !slices.Contains(rep.Installed, "python3-venv") {
+		t.Errorf("aptInstall Installed = %v, want python3-venv", rep.Installed)
+	}
+	rep = aptInstall(t.Context(), []string{"python3-venv", "python3-no-such-package-agentnet"}, os.Environ(), io.Discard)
 	if rep.Error != "" {
 		t.Fatalf("aptInstall error: %s", rep.Error)
 	}
