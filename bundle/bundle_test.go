@@ -111,6 +111,17 @@ skills:
 			want: []string{`5:50: skills[0].run[1]: {{text}} is not a declared parameter`, `6:10: skills[1].id: duplicate skill id "a" (first at skills[0])`},
 		},
 		{
+			name: "stdin not one declared parameter",
+			yaml: `version: 1
+name: x
+description: y
+skills:
+  - {id: a, name: A, description: d, run: [cat], stdin: "{{file}}"}
+  - {id: b, name: B, description: d, params: {type: object, properties: {file: {type: string}}}, run: [cat], stdin: "<{{file}}"}
+`,
+			want: []string{`skills[0].stdin: {{file}} is not a declared parameter`, `skills[1].stdin: "<{{file}}" is not one placeholder`},
+		},
+		{
 			name: "params do not compile",
 			yaml: `version: 1
 name: x

@@ -216,6 +216,17 @@ func (v *validator) skill(p string, sk *Skill) {
 			v.command(p+".run", sk.Run, func(name string) bool { return IsBuiltin(name) || props[name] })
 		}
 	}
+	if sk.Stdin != "" {
+		names := Placeholders(sk.Stdin)
+		switch {
+		case v.d.Has("serve"):
+			v.errf(p+".stdin", "a bundle with serve runs its own server; its skills have no stdin")
+		case len(names) != 1 || placeholderRE.FindString(sk.Stdin) != sk.Stdin:
+			v.errf(p+".stdin", "%q is not one placeholder (want \"{{param}}\")", sk.Stdin)
+		case !props[names[0]]:
+			v.errf(p+".stdin", "{{%s}} is not a declared parameter", names[0])
+		}
+	}
 	for i, g := range sk.Outputs {
 		gp := fmt.Sprintf("%s.outputs[%d]", p, i)
 		switch {

@@ -140,6 +140,15 @@ func (sk *Skill) Argv(vars Vars, args map[string]any) ([]string, error) {
 	return Expand(sk.Run, vars, args)
 }
 
+// StdinParam names the parameter whose value the run reads on standard
+// input, or "" when the skill reads none.
+func (sk *Skill) StdinParam() string {
+	if names := Placeholders(sk.Stdin); len(names) == 1 {
+		return names[0]
+	}
+	return ""
+}
+
 // Exists reports whether the bundle directory holds an agent.yaml.
 func Exists(dir string) bool {
 	fi, err := os.Stat(filepath.Join(dir, FileName))

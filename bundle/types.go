@@ -46,6 +46,7 @@ type Skill struct {
 	OutputModes []string       `json:"output_modes,omitempty" jsonschema:"description=MIME types the skill produces (default text/plain)."`
 	Params      map[string]any `json:"params,omitempty" jsonschema:"description=JSON Schema of the skill's arguments (type: object); format: path marks a file parameter."`
 	Run         Command        `json:"run,omitempty" jsonschema:"description=argv template: {{repo}} {{bundle}} {{workdir}} and {{param}} placeholders; never a shell."`
+	Stdin       string         `json:"stdin,omitempty" jsonschema:"description=\"{{param}}\": what the run reads on standard input — the file of a path parameter, or the text of any other; nothing when the parameter has no value."`
 	Timeout     Duration       `json:"timeout,omitzero"`
 	Outputs     []string       `json:"outputs,omitempty" jsonschema:"description=Globs of files the run writes in its work directory that become artifacts."`
 
