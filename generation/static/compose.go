@@ -56,7 +56,7 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 			continue
 		}
 		for _, leaf := range leaves(t) {
-			b.Skills = append(b.Skills, skillFor(t, leaf.path, leaf.cmd, prefix, sections, project, vocab))
+			b.Skills = append(b.Skills, withStdin(skillFor(t, leaf.path, leaf.cmd, prefix, sections, project, vocab), t, leaf.path, leaf.cmd))
 		}
 	}
 	dedupeIDs(b.Skills)

@@ -50,6 +50,8 @@ type Command struct {
 	// Hidden marks commands that are not capabilities (help, version,
 	// completion).
 	Hidden bool
+	// Help is the text the program printed for its --help, when probed.
+	Help string
 }
 
 // Flag is an option of a command.

@@ -451,7 +451,7 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 		prog = expandRepo(t.Prog, dir, bdir)
 	}
 	n := 0
-	hung, failed := false, ""
+	hung, failed, status := false, "", 0
 	help := func(path []string) *Command {
 		if n >= maxProbes {
 			return nil
@@ -474,13 +474,18 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 		}
 		fmt.Fprintf(logw, "%s\n", clip(out, 4000))
 		hung = res.TimedOut
-		if path == nil && res.ExitCode != 0 && !res.TimedOut && !looksLikeHelp(out) {
-			failed = errorLine(out)
+		if path == nil {
+			status = res.ExitCode
+			if res.ExitCode != 0 && !res.TimedOut && !looksLikeHelp(out) {
+				failed = errorLine(out)
+			}
 		}
 		if res.TimedOut || strings.TrimSpace(out) == "" || looksLikeError(out) {
 			return nil
 		}
-		return parseHelp(out)
+		h := parseHelp(out)
+		h.Help = out
+		return h
 	}
 	h := help(nil)
 	if hung {
@@ -488,6 +493,16 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 	}
 	if failed != "" {
 		return fmt.Errorf("%s --help failed without a usage: %s", strings.Join(t.Check[:len(t.Check)-1], " "), failed)
+	}
+	if status != 0 {
+		// It printed its usage but exits with an error (a usage function
+		// that ends in os.Exit(1)): --help is no check the bundle could
+		// pass. One that the program is in place serves instead.
+		check := presenceCheck(t)
+		if check == nil {
+			return fmt.Errorf("%s --help exits with status %d, and nothing else shows the program runs", strings.Join(t.Check[:len(t.Check)-1], " "), status)
+		}
+		t.Check = check
 	}
 	if h == nil {
 		return nil
@@ -525,6 +540,21 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 		}
 	}
 	walk(t.Root, nil, 0)
+	return nil
+}
+
+// presenceCheck returns a check that exits 0 when the tool's program is in
+// place, for a tool whose --help exits non-zero: test -x of a program run
+// by its path (a build's binary, an executable script), the shell's syntax
+// check of a script run by a shell; nil for a program run otherwise.
+func presenceCheck(t *Tool) []string {
+	rel := func(p string) string { return strings.TrimPrefix(p, "{{repo}}/") }
+	switch {
+	case len(t.Prog) == 1 && strings.Contains(t.Prog[0], "/") && !filepath.IsAbs(rel(t.Prog[0])):
+		return []string{"test", "-x", rel(t.Prog[0])}
+	case len(t.Prog) == 2 && t.Kind == "shell":
+		return []string{t.Prog[0], "-n", rel(t.Prog[1])}
+	}
 	return nil
 }
 
@@ -609,6 +639,9 @@ func mergeCommand(c, h *Command, trusted bool) {
 	}
 	if h.Usage != "" {
 		c.Usage = h.Usage
+	}
+	if h.Help != "" {
+		c.Help = h.Help
 	}
 	if len(h.Examples) > 0 {
 		c.Examples = h.Examples

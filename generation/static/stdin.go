@@ -1,0 +1,136 @@
+package static
+
+import (
+	"strings"
+
+	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/lazyregexp"
+)
+
+var (
+	// stdinWordRE finds a help's words for standard input ("Defaults to
+	// standard input", "reads from STDIN"); a flag named after it
+	// (--stdin-filename) is no such mention.
+	stdinWordRE = lazyregexp.New(`(?i)(?:^|[^\w-])(?:stdin|standard[ -]input)(?:[^\w-]|$)`)
+	// redirectRE finds a redirection from a file in a usage line:
+	// "decoder < toml-file".
+	redirectRE = lazyregexp.New(`\s<(\s*)([^\s<>|]+)(>?)`)
+	// inputFlagRE names the flags that give a command its input file.
+	inputFlagRE = lazyregexp.New(`(?i)^(i|f|in|input|infile|input[-_]?file|file|from|source|src|data)$`)
+)
+
+// stdinNames are the names an input parameter read on standard input
+// takes, the first one free.
+var stdinNames = []string{"input", "stdin", "input_data"}
+
+// withStdin gives a skill an input read on standard input when its command
+// reads one and takes no file to read otherwise: its help shows the program
+// at the end of a pipe ("COMMAND | jc PARSER") or reading a redirection
+// ("decoder < file"), or speaks of standard input. The input is a path
+// parameter the run reads as its standard input (stdin: "{{input}}"),
+// optional. A command with a file operand or an input file option keeps
+// those: the host binds a file to them. Flat tools (Makefile targets) and
+// library skills are left as they are.
+func withStdin(sk bundle.Skill, t *Tool, path []string, c *Command) bundle.Skill {
+	if t.Flat || len(t.Skills) > 0 || sk.Stdin != "" || sk.Params == nil || !readsStdin(t, path, c) {
+		return sk
+	}
+	for _, a := range c.Args {
+		if isPathArg(a) {
+			return sk
+		}
+	}
+	for _, f := range c.Flags {
+		if isPathFlag(f) && !isOutput(f) && (inputFlagRE.MatchString(f.Long) || f.Long == "" && inputFlagRE.MatchString(f.Short)) {
+			return sk
+		}
+	}
+	props, _ := sk.Params["properties"].(map[string]any)
+	if props == nil {
+		props = map[string]any{}
+		sk.Params["properties"] = props
+	}
+	name := ""
+	for _, n := range stdinNames {
+		if _, taken := props[n]; !taken {
+			name = n
+			break
+		}
+	}
+	if name == "" {
+		return sk
+	}
+	props[name] = map[string]any{
+		"type":        "string",
+		"format":      "path",
+		"description": "The data the program reads on standard input: a file.",
+	}
+	sk.Stdin = "{{" + name + "}}"
+	return sk
+}
+
+// readsStdin reports whether what the program says of a command (its help
+// when probed, else its usage, description and the help of its arguments)
+// shows that it reads standard input.
+func readsStdin(t *Tool, path []string, c *Command) bool {
+	text := c.Help
+	if text == "" {
+		var parts []string
+		parts = append(parts, c.Usage, c.Summary, c.About)
+		for _, a := range c.Args {
+			parts = append(parts, a.Help)
+		}
+		for _, f := range c.Flags {
+			if f.Type != "boolean" {
+				parts = append(parts, f.Help)
+			}
+		}
+		text = strings.Join(parts, "\n")
+	}
+	prog := strings.Join(append([]string{t.Name}, path...), " ")
+	for _, ln := range strings.Split(text, "\n") {
+		if pipedInto(ln, prog) || redirected(ln, prog) {
+			return true
+		}
+	}
+	return stdinWordRE.MatchString(text)
+}
+
+// pipedInto reports whether a line shows prog at the end of a pipe:
+// "COMMAND | prog", "% echo '{}' | prog '.foo'".
+func pipedInto(ln, prog string) bool {
+	for {
+		i := strings.IndexByte(ln, '|')
+		if i < 0 {
+			return false
+		}
+		ln = ln[i+1:]
+		if rest, ok := strings.CutPrefix(strings.TrimLeft(ln, " \t"), prog); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			return true
+		}
+	}
+}
+
+// redirected reports whether a line shows prog reading a file redirected
+// to it ("prog [OPTIONS] < file"), not an argument in angle brackets
+// ("prog <file>").
+func redirected(ln, prog string) bool {
+	i := strings.Index(ln, prog)
+	if i < 0 || i > 0 && !strings.ContainsRune(" \t$%/", rune(ln[i-1])) {
+		return false
+	}
+	rest := ln[i+len(prog):]
+	if rest != "" && rest[0] != ' ' && rest[0] != '\t' {
+		return false
+	}
+	if j := strings.IndexByte(rest, '|'); j >= 0 {
+		rest = rest[:j]
+	}
+	for _, m := range redirectRE.FindAllStringSubmatch(rest, -1) {
+		// "<file>" is a placeholder; "< file" and "<file" alone redirect.
+		if m[1] != "" || m[3] == "" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,83 @@
+package static
+
+import (
+	"maps"
+	"os/exec"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestWithStdin checks which commands get an input read on standard
+// input: those whose help pipes into them, redirects a file to them or
+// speaks of standard input, unless they take a file operand or an input
+// file option the host can bind a file to.
+func TestWithStdin(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, prog, help string
+		want             string // the stdin template, "" for none
+	}{
+		{"pipe", "jc", "jc converts the output of commands to JSON\n\nUsage:\n\n    Standard syntax:\n\n        COMMAND | jc [OPTIONS] PARSER\n\nOptions:\n    -p, --pretty   pretty print\n", "{{input}}"},
+		{"synopsis", "gojq", "gojq - Go implementation of jq\n\nSynopsis:\n  % echo '{\"foo\": 128}' | gojq '.foo'\n\nUsage:\n  gojq [OPTIONS]\n\nCommand Options:\n  -c, --compact-output   output without pretty-printing\n", "{{input}}"},
+		{"redirect", "toml-test-decoder", "Usage: toml-test-decoder < toml-file\n", "{{input}}"},
+		{"words", "reflow", "Usage: reflow [-w WIDTH]\n\nReflow the text read from STDIN to WIDTH columns.\n\nOptions:\n  -w WIDTH   the width (default 72)\n", "{{input}}"},
+		{"taken name", "conv", "Usage: conv [--input FORMAT]\n\nConvert data read on standard input.\n\nOptions:\n  --input FORMAT   the input format\n", "{{stdin}}"},
+		{"optional file operand", "lines", "Usage: lines [FILE]\n\nCount the lines of FILE, or of standard input when none is given.\n", ""},
+		{"input file option", "summ", "Usage: summ [-i FILE]\n\nSummarise data.\n\nOptions:\n  -i, --input FILE   the input file (default: stdin)\n", ""},
+		{"placeholder", "greet", "Usage: greet <name>\n\nGreet someone.\n", ""},
+		{"flag named after stdin", "hello", "Usage: hello [--stdin-name NAME]\n\nWrite a greeting to standard output.\n\nOptions:\n  --stdin-name NAME   a name\n", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			root := parseHelp(tc.help)
+			root.Help = tc.help
+			tool := &Tool{Name: tc.prog, Prog: []string{"./" + tc.prog}, Root: root}
+			sk := withStdin(skillFor(tool, nil, root, "", nil, "", nil), tool, nil, root)
+			if sk.Stdin != tc.want {
+				t.Fatalf("withStdin(%q).Stdin = %q, want %q", tc.help, sk.Stdin, tc.want)
+			}
+			if tc.want == "" {
+				return
+			}
+			p := sk.StdinParam()
+			prop, _ := sk.Params["properties"].(map[string]any)[p].(map[string]any)
+			if prop["format"] != "path" || prop["type"] != "string" {
+				t.Errorf("withStdin(%q) parameter %s = %v, want a path", tc.help, p, prop)
+			}
+			if req, _ := sk.Params["required"].([]any); slices.Contains(req, any(p)) {
+				t.Errorf("withStdin(%q) requires %s, want it optional", tc.help, p)
+			}
+		})
+	}
+}
+
+// TestHelpExitingNonZero generates a repository with two tools, one whose
+// --help prints its usage and exits 1 (a usage function ending in
+// os.Exit(1)): both stay, the failing one reads its input on standard
+// input, and every check of the bundle exits 0.
+func TestHelpExitingNonZero(t *testing.T) {
+	t.Parallel()
+	dir := writeRepo(t, map[string]string{
+		"decode": "x:#!/bin/sh\n# Decode a document read on standard input.\ncase \"$1\" in -h|--help) echo 'Usage: decode < doc-file' >&2; exit 1;; esac\ntr a-z A-Z\n",
+		"count":  "x:#!/bin/sh\n# Count the words of a file.\ncase \"$1\" in --help) echo 'Usage: count FILE'; exit 0;; esac\nwc -w < \"$1\"\n",
+	})
+	res, err := Generate(t.Context(), dir, Options{Name: "docs", ProbeTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	stdin := map[string]string{}
+	for _, sk := range res.Bundle.Skills {
+		stdin[sk.ID] = sk.Stdin
+	}
+	if want := map[string]string{"count": "", "decode": "{{input}}"}; !maps.Equal(stdin, want) {
+		t.Errorf("skills' stdin = %v, want %v (notes %q)", stdin, want, res.Notes)
+	}
+	for _, c := range res.Bundle.Check {
+		cmd := exec.CommandContext(t.Context(), c[0], c[1:]...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("check %q: %v\n%s", c, err, out)
+		}
+	}
+}
