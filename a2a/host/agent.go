@@ -129,7 +129,11 @@ func (a *agent) finish(ec *a2asrv.ExecutorContext, out *outcome, err error, yiel
 			return
 		}
 	}
-	yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, nil), nil)
+	var msg *a2a.Message
+	if out.note != "" {
+		msg = agentText(ec, out.note)
+	}
+	yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCompleted, msg), nil)
 }
 
 // Cancel stops the task's skill process (its whole group) and reports the

@@ -695,7 +695,12 @@ var (
 	kindByWord = map[string]*lazyregexp.Regexp{
 		"version": versionRE, "semver": versionRE, "ver": versionRE,
 		"url": urlRE, "uri": urlRE, "href": urlRE, "email": emailRE, "date": dateRE, "uuid": uuidRE,
+		"key": identifierRE, "var": identifierRE, "variable": identifierRE, "field": identifierRE,
+		"attribute": identifierRE, "attr": identifierRE, "property": identifierRE,
 	}
+	// identifierRE is a name written the way programs write names, not
+	// words: DATABASE_URL, DB, max_retries, maxRetries.
+	identifierRE = lazyregexp.New(`^(?:[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{2,}[0-9]*|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:[A-Z][a-z0-9]*)+)$`)
 )
 
 // choicesRE finds the quoted choices a description lists ("one of 'major',

@@ -109,3 +109,21 @@ func TestHeaderMention(t *testing.T) {
 		}
 	}
 }
+
+func TestSafeName(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		".env":              ".env",
+		"a/b/.bashrc":       ".bashrc",
+		"../../etc/passwd":  "passwd",
+		"..":                "fallback",
+		".":                 "fallback",
+		"...":               "fallback",
+		`C:\Users\x\r.txt`:  "r.txt",
+		"my report (1).pdf": "my_report_1_.pdf",
+	} {
+		if got := safeName(in, "fallback"); got != want {
+			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

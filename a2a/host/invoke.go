@@ -1,8 +1,12 @@
 package host
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -15,6 +19,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/bm25"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/sniff"
 )
@@ -47,6 +52,7 @@ type outcome struct {
 	stdout string
 	files  []outFile
 	run    *runResult
+	note   string // said with the answer (an exit status that carried it)
 }
 
 type outFile struct {
@@ -106,15 +112,21 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	if err != nil {
 		return nil, failf("skill %q: %v", sk.ID, err)
 	}
-	before := map[string]bool{}
+	stdin, err := stdinOf(sk, args)
+	if err != nil {
+		return nil, err
+	}
+	before := map[string][sha256.Size]byte{}
 	for _, f := range saved {
-		before[f] = true
+		if data, err := os.ReadFile(filepath.Join(work, f)); err == nil {
+			before[f] = sha256.Sum256(data)
+		}
 	}
 	if progress != nil {
 		progress(fmt.Sprintf("running skill %s", sk.ID))
 	}
 	h.log.Debug("run", "task", req.taskID, "skill", sk.ID, "argv", argv)
-	res, err := runProcess(ctx, runSpec{argv: argv, dir: work, env: h.skillEnv(), timeout: sk.RunTimeout(), maxOutput: h.cfg.maxOutput},
+	res, err := runProcess(ctx, runSpec{argv: argv, dir: work, env: h.skillEnv(), timeout: sk.RunTimeout(), maxOutput: h.cfg.maxOutput, stdin: stdin},
 		func(kill func()) {
 			if !h.track(req.taskID, kill) {
 				kill() // canceled before it started, or the host is closing
@@ -124,24 +136,41 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	if err != nil {
 		return nil, failf("skill %q could not start: %v", sk.ID, err)
 	}
+	// The caller knows its files by their names, never by the task's work
+	// directory: paths a tool echoes ("/tmp/…/task/notes.txt:1: …") are
+	// given back relative to it.
+	relative := func(b []byte) string { return strings.ReplaceAll(string(b), work+string(filepath.Separator), "") }
+	out := &outcome{skill: sk, by: ch.by, run: res, stdout: relative(res.stdout)}
 	switch {
 	case res.killed:
 		return nil, errKilled
 	case res.timedOut:
-		return nil, failf("skill %q timed out after %s and was killed%s", sk.ID, sk.RunTimeout(), tail(res.stderr))
+		return nil, failf("skill %q timed out after %s and was killed%s", sk.ID, sk.RunTimeout(), tail([]byte(relative(res.stderr))))
+	case res.exitCode == 1 && strings.TrimSpace(out.stdout) != "" && strings.TrimSpace(string(res.stderr)) == "":
+		// Linters, checkers and diff tools answer with status 1 when they
+		// found something: a report on standard output and no complaint
+		// on standard error is that answer, not a failure.
+		out.note = fmt.Sprintf("skill %s exited with status 1, reporting what it found", sk.ID)
 	case res.exitCode != 0:
-		return nil, failf("skill %q exited with status %d%s", sk.ID, res.exitCode, tail(res.stderr))
+		// Nothing is lost: what the tool printed before failing goes with
+		// its error.
+		msg := tail([]byte(relative(res.stderr)))
+		if o := strings.TrimSpace(out.stdout); o != "" {
+			msg += "\n[standard output]\n" + headOf(o, 4096)
+		}
+		return nil, failf("skill %q exited with status %d%s", sk.ID, res.exitCode, msg)
 	}
-	// The caller knows its files by their names, never by the task's work
-	// directory: paths a tool echoes ("/tmp/…/task/notes.txt:1: …") are
-	// given back relative to it.
-	out := &outcome{skill: sk, by: ch.by, run: res, stdout: strings.ReplaceAll(string(res.stdout), work+string(filepath.Separator), "")}
 	if res.truncated {
 		out.stdout += fmt.Sprintf("\n[output truncated at %d bytes]", h.cfg.maxOutput)
 	}
 	out.files, err = collect(work, sk.Outputs, before)
 	if err != nil {
 		return nil, err
+	}
+	if strings.TrimSpace(out.stdout) == "" && len(out.files) == 0 {
+		if lost := leftOver(sk, req, saved, args, work); lost != "" {
+			return nil, failf("skill %q printed nothing and wrote no file; it took none of %s (its parameters: %s)", sk.ID, lost, paramNames(sk))
+		}
 	}
 	// Asked to save the result under a name the skill did not write (it
 	// writes to standard output): the output is returned as that file too.
@@ -184,12 +213,15 @@ func freePortOrZero(sk *bundle.Skill) int {
 var unsafeRE = lazyregexp.New(`[^A-Za-z0-9._+-]+`)
 
 // safeName reduces a client-supplied file name to a safe base name: no
-// directories, no leading dots, only portable characters.
+// directories, only portable characters. A dot file (".env") keeps its
+// name; "." and ".." do not.
 func safeName(name, fallback string) string {
 	name = strings.ReplaceAll(name, "\\", "/")
 	name = path.Base(name)
 	name = unsafeRE.ReplaceAllString(name, "_")
-	name = strings.TrimLeft(name, ".")
+	if strings.Trim(name, ".") == "" {
+		name = ""
+	}
 	if len(name) > 128 {
 		ext := path.Ext(name)
 		if len(ext) > 16 {
@@ -330,13 +362,25 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 		}
 		// Content is passed as it came: its spaces may be the point.
 		payload, explicit := req.content, true
+		inline := false // the content is the instruction's tail
 		if strings.TrimSpace(payload) == "" {
 			payload, explicit = text, false
+			if c := inlineContent(text); c != "" && len(saved) == 0 {
+				payload, explicit, inline = c, true, true
+			}
 		}
+		stdinP := sk.StdinParam()
 		target := ""
 		switch reqd := requiredOf(strs); {
-		case explicit && len(strs) == 1:
+		case explicit && stdinP != "" && slices.ContainsFunc(strs, func(p bundle.Param) bool { return p.Name == stdinP }):
+			// Text to work on is what the skill reads on standard input.
+			target = stdinP
+		case explicit && len(strs) == 1 && (!inline || strs[0].Required || positional(sk, strs[0].Name) || textParam(strs[0])):
 			target = strs[0].Name
+		case explicit && len(strs) > 1 && len(reqd) <= 1 && len(textParams(strs)) == 1 && (len(reqd) == 0 || textParam(reqd[0])):
+			// "-c TEXT: transliterate TEXT instead of FILE" beside an
+			// --encoding: the one parameter for text takes it.
+			target = textParams(strs)[0].Name
 		case len(reqd) == 1:
 			target = reqd[0].Name
 		case len(reqd) == 0 && len(strs) == 1 && positional(sk, strs[0].Name):
@@ -362,6 +406,7 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 				target = pos[0]
 			}
 		}
+		bindSwitches(params, args, text)
 		// A switch named for an output format (--json) is set when the
 		// text asks for that format ("reply with the JSON report").
 		for _, p := range params {
@@ -416,8 +461,18 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 				args[target] = v
 			}
 		} else if len(requiredOf(strs)) == 0 {
+			// The text becomes the file of a required path parameter; text
+			// given to work on, with no file attached, also that of the
+			// input an optional one stands for (the skill's standard
+			// input, its operand, its file).
+			takes := func(p bundle.Param) bool { return p.Required }
+			if explicit && len(saved) == 0 {
+				if in := inputPath(sk, params, args); in != "" {
+					takes = func(p bundle.Param) bool { return p.Required || p.Name == in }
+				}
+			}
 			for _, p := range params {
-				if !unbound(p) || !p.IsPath() || !p.Required || writes(p) {
+				if !unbound(p) || !p.IsPath() || !takes(p) || writes(p) {
 					continue
 				}
 				name := safeName(p.Name+textExt(payload), "input.txt")
@@ -500,8 +555,9 @@ func coerce(params []bundle.Param, args map[string]any) {
 }
 
 // collect returns the files the run left in the work directory that were
-// not inputs (and match the skill's outputs globs, when it declares any).
-func collect(work string, globs []string, inputs map[string]bool) ([]outFile, error) {
+// not inputs, or were inputs it changed (a formatter or editor working in
+// place), and match the skill's outputs globs when it declares any.
+func collect(work string, globs []string, inputs map[string][sha256.Size]byte) ([]outFile, error) {
 	var out []outFile
 	total := 0
 	err := filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
@@ -510,14 +566,15 @@ func collect(work string, globs []string, inputs map[string]bool) ([]outFile, er
 		}
 		rel, _ := filepath.Rel(work, p)
 		rel = filepath.ToSlash(rel)
-		if inputs[rel] || !matches(globs, rel) {
+		sum, input := inputs[rel]
+		if !input && !matches(globs, rel) {
 			return nil
 		}
 		if len(out) >= DefaultMaxFiles {
 			return fs.SkipAll
 		}
 		data, err := os.ReadFile(p)
-		if err != nil {
+		if err != nil || input && sha256.Sum256(data) == sum {
 			return nil
 		}
 		if total+len(data) > DefaultMaxFileMB<<20 {
@@ -558,3 +615,222 @@ func mediaTypeOf(name string, data []byte) string {
 	}
 	return mt
 }
+
+// stdinOf opens what the skill reads on standard input: the file of its
+// stdin parameter when that is a path, else the parameter's text; nil when
+// it reads nothing or the parameter has no value.
+func stdinOf(sk *bundle.Skill, args map[string]any) (io.Reader, error) {
+	name := sk.StdinParam()
+	v, ok := args[name]
+	if name == "" || !ok || v == nil {
+		return nil, nil
+	}
+	if list, ok := v.([]any); ok {
+		if len(list) != 1 {
+			return nil, failf("skill %q: parameter %s: standard input takes one value, got %d", sk.ID, name, len(list))
+		}
+		v = list[0]
+	}
+	var isPath bool
+	for _, p := range sk.ParamList() {
+		if p.Name == name {
+			isPath = p.IsPath()
+		}
+	}
+	s, ok := v.(string)
+	switch {
+	case isPath && ok:
+		data, err := os.ReadFile(s)
+		if err != nil {
+			return nil, failf("skill %q: parameter %s: %v", sk.ID, name, err)
+		}
+		return bytes.NewReader(data), nil
+	case ok:
+		return strings.NewReader(s), nil
+	default:
+		data, err := json.Marshal(v)
+		if err != nil {
+			return nil, failf("skill %q: parameter %s: %v", sk.ID, name, err)
+		}
+		return bytes.NewReader(data), nil
+	}
+}
+
+// leftOver names what the message brought that no argument took: attached
+// files, text given to work on. "" when everything found a parameter.
+func leftOver(sk *bundle.Skill, req *request, saved []string, args map[string]any, work string) string {
+	if req.args != nil {
+		return "" // arguments given directly
+	}
+	taken := map[string]bool{}
+	for _, v := range args {
+		vals := []any{v}
+		if list, ok := v.([]any); ok {
+			vals = list
+		}
+		for _, x := range vals {
+			if s, ok := x.(string); ok {
+				taken[s] = true
+			}
+		}
+	}
+	var lost []string
+	for _, f := range saved {
+		if !taken[filepath.Join(work, f)] && !taken[f] {
+			lost = append(lost, strconv.Quote(f))
+		}
+	}
+	if c := strings.TrimSpace(req.content); c != "" && !taken[req.content] && !taken[c] {
+		wrote := false // the content became a file of its own (see bind)
+		for s := range taken {
+			if strings.HasPrefix(s, work+string(filepath.Separator)) && !slices.Contains(saved, filepath.Base(s)) {
+				wrote = true
+			}
+		}
+		if !wrote {
+			lost = append(lost, "the text given to work on")
+		}
+	}
+	return strings.Join(lost, " and ")
+}
+
+// paramNames lists a skill's parameter names for an error message.
+func paramNames(sk *bundle.Skill) string {
+	var names []string
+	for _, p := range sk.ParamList() {
+		names = append(names, p.Name)
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// headOf cuts s to at most n bytes, on a rune boundary, marking the cut.
+func headOf(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "\n[…]"
+}
+
+// inlineContent is the text an instruction carries after a colon that
+// ends its opening words ("Transliterate to ASCII: Привет, мир!"), or
+// after its first line when that ends with one, or "".
+func inlineContent(text string) string {
+	head, rest, ok := strings.Cut(text, ":")
+	if !ok || strings.TrimSpace(rest) == "" || strings.Contains(head, "\n") {
+		return ""
+	}
+	if n := len(strings.Fields(head)); n < 2 || n > 12 {
+		return ""
+	}
+	// "at 10:30", "http://…": a colon inside a token is no separator.
+	if !strings.HasPrefix(rest, " ") && !strings.HasPrefix(rest, "\n") && !strings.HasPrefix(rest, "\t") {
+		return ""
+	}
+	return strings.TrimSpace(rest)
+}
+
+// textWords name a parameter that holds text to work on.
+var textWords = map[string]bool{"text": true, "string": true, "input": true, "content": true, "data": true, "source": true, "code": true, "message": true, "str": true}
+
+// textParam reports whether p holds the text to work on, by its name or by
+// its description ("transliterate TEXT instead of FILE").
+func textParam(p bundle.Param) bool {
+	return hasAny(nameWords(p.Name), textWords) || textInsteadRE.MatchString(p.Description)
+}
+
+var textInsteadRE = lazyregexp.New(`(?i)\b(text|string)s? (instead of|rather than) (a |the )?(file|stdin|standard input)|\bthe (input )?text to\b`)
+
+func textParams(ps []bundle.Param) []bundle.Param {
+	var out []bundle.Param
+	for _, p := range ps {
+		if textParam(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// inputPath names the path parameter that stands for the skill's input
+// when no file came: its standard input, else its one positional file
+// operand, else its one parameter for an input file; "" when none or
+// several.
+func inputPath(sk *bundle.Skill, params []bundle.Param, args map[string]any) string {
+	var pos, named []string
+	for _, p := range params {
+		if _, ok := args[p.Name]; ok || !p.IsPath() || writes(p) || hasAny(nameWords(p.Name), sideWords) {
+			continue
+		}
+		if p.Name == sk.StdinParam() {
+			return p.Name
+		}
+		if positional(sk, p.Name) {
+			pos = append(pos, p.Name)
+		} else if hasAny(nameWords(p.Name), fileWords) || inputRE.MatchString(p.Description) {
+			named = append(named, p.Name)
+		}
+	}
+	switch {
+	case len(pos) == 1:
+		return pos[0]
+	case len(pos) == 0 && len(named) == 1:
+		return named[0]
+	}
+	return ""
+}
+
+// bindSwitches sets an optional switch the text names by its own words:
+// "--aggressive" for "fix it aggressively", "--dry-run" for "a dry run",
+// "--decrypt" for "decrypt this"; not after a negation ("without a diff"),
+// and never the switches that change how a tool talks rather than what it
+// does (--verbose, --color, --version).
+func bindSwitches(params []bundle.Param, args map[string]any, text string) {
+	toks := tokens(text, "-_/")
+	stems := make([]string, len(toks))
+	for i, t := range toks {
+		stems[i] = bm25.Stem(t.low)
+	}
+	for _, p := range params {
+		if _, ok := args[p.Name]; ok || p.Type != "boolean" {
+			continue
+		}
+		words := nameWords(p.Name)
+		if len(words) == 0 || len(strings.Join(words, "")) < 3 || hasAny(words, metaSwitches) || words[0] == "no" || words[0] == "not" {
+			continue
+		}
+		want := make([]string, len(words))
+		for i, w := range words {
+			want[i] = bm25.Stem(w)
+		}
+		for i := 0; i+len(want) <= len(stems); i++ {
+			if !slices.Equal(stems[i:i+len(want)], want) {
+				continue
+			}
+			negated := false
+			for _, t := range toks[max(0, i-3):i] {
+				if negations[t.low] {
+					negated = true
+				}
+			}
+			if !negated {
+				args[p.Name] = true
+				break
+			}
+		}
+	}
+}
+
+// metaSwitches change how a tool reports, prompts or installs, not what it
+// computes.
+var metaSwitches = map[string]bool{"help": true, "version": true, "verbose": true, "quiet": true, "silent": true, "debug": true,
+	"color": true, "colour": true, "colors": true, "colours": true, "colorize": true, "trace": true, "progress": true,
+	"interactive": true, "yes": true, "force": true, "unbuffered": true, "unbuffer": true, "profile": true, "completion": true,
+	"completions": true, "pager": true, "paging": true, "bash": true, "zsh": true, "fish": true, "comp": true, "log": true,
+	"logging": true, "license": true, "man": true, "install": true, "upgrade": true, "update": true, "self": true}
+
+var negations = map[string]bool{"no": true, "not": true, "without": true, "don't": true, "dont": true, "never": true, "nor": true, "don’t": true}

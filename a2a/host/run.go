@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"sync"
 	"time"
@@ -18,6 +19,7 @@ type runSpec struct {
 	env       []string
 	timeout   time.Duration
 	maxOutput int
+	stdin     io.Reader // what the process reads; nil reads nothing
 }
 
 // runResult is what a finished process left.
@@ -49,6 +51,7 @@ func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (
 	stdout := &headBuffer{max: spec.maxOutput}
 	stderr := &tailBuffer{max: stderrTail}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.Stdin = spec.stdin
 	proc.SetGroup(cmd)
 	cmd.Cancel = func() error { return proc.KillGroup(cmd.Process.Pid) }
 	// Grandchildren may hold the output pipes open after the child exits.

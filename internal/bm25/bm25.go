@@ -116,15 +116,15 @@ func Tokenize(s string) []string {
 		if len(f) < 2 || stop[f] {
 			continue
 		}
-		out = append(out, stem(f))
+		out = append(out, Stem(f))
 	}
 	return out
 }
 
-// stem reduces a word to its Snowball (Porter2) English stem, so that
-// "validates", "validation" and "valid" meet, and so do "counting" and
-// "counts".
-func stem(w string) string { return english.Stem(w, false) }
+// Stem reduces a lower-case word to its Snowball (Porter2) English stem,
+// so that "validates", "validation" and "valid" meet, and so do
+// "counting" and "counts".
+func Stem(w string) string { return english.Stem(w, false) }
 
 var stop = map[string]bool{}
 

@@ -1,0 +1,153 @@
+package host_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+)
+
+// A bundle shaped like generated bundles of real command-line tools: a
+// filter that reads standard input only (jc, gojq), a linter that answers
+// with status 1 (pyflakes, actionlint), a formatter that rewrites its file
+// in place (yamlfmt, autopep8 -i), a dotenv reader, a fixer with switches,
+// a transliterator whose text comes by a flag beside an optional file
+// (unidecode -c TEXT) and a tool that crashes after printing.
+const ioAgent = `version: 1
+name: io
+description: Tools shaped like real command-line programs.
+skills:
+  - id: lines
+    name: lines
+    description: Count the lines of the data read on standard input.
+    params: {type: object, properties: {input: {type: string, format: path, description: the data read on standard input}}}
+    stdin: "{{input}}"
+    run: [python3, -c, "import sys; print(sum(1 for _ in sys.stdin))"]
+  - id: lint
+    name: lint
+    description: Report unused names in a Python file.
+    params: {type: object, properties: {path: {type: array, format: path, items: {type: string, format: path}}}}
+    run: [python3, -c, "import sys\nbad = [a for a in sys.argv[1:] if 'import os' in open(a).read()]\nfor a in bad: print(a + \":1: 'os' imported but unused\")\nsys.exit(1 if bad else 0)", "{{path}}"]
+  - id: fmt
+    name: fmt
+    description: Format a YAML file in place.
+    params: {type: object, properties: {files: {type: array, format: path, items: {type: string, format: path}}}, required: [files]}
+    run: [python3, -c, "import sys\nfor a in sys.argv[1:]:\n  t = open(a).read()\n  n = t.replace(':  ', ': ')\n  if n != t: open(a, 'w').write(n)", "{{files}}"]
+  - id: getenv
+    name: getenv
+    description: Print the value of a key in a dotenv file.
+    params: {type: object, properties: {file: {type: string, format: path}, key: {type: string}}, required: [file, key]}
+    run: [python3, -c, "import os, sys\nfor l in open(sys.argv[1]):\n  k, _, v = l.strip().partition('=')\n  if k == sys.argv[2]: print(os.path.basename(sys.argv[1]) + ': ' + v)", "{{file}}", "{{key}}"]
+  - id: fix
+    name: fix
+    description: Fix style problems in a Python file.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path}
+        aggressive: {type: boolean, description: enable non-whitespace changes}
+        diff: {type: boolean, description: print the diff for the fixed source}
+        verbose: {type: boolean, description: print verbose messages}
+      required: [file]
+    run: [python3, -c, "import sys; print(' '.join(sys.argv[1:]))", --aggressive, "{{aggressive}}", --diff, "{{diff}}", --verbose, "{{verbose}}"]
+  - id: translit
+    name: translit
+    description: Transliterate Unicode text into ASCII.
+    params:
+      type: object
+      properties:
+        text: {type: string, description: Transliterate TEXT instead of FILE.}
+        encoding: {type: string, default: utf-8, description: Specify an encoding.}
+        file: {type: string, format: path}
+    run: [python3, -c, "import sys, unicodedata\nt = sys.argv[2] if sys.argv[1] == '-c' else open(sys.argv[-1]).read()\nprint(unicodedata.normalize('NFKD', t).encode('ascii', 'ignore').decode())", -c, "{{text}}", --encoding, "{{encoding}}", "{{file}}"]
+  - id: crash
+    name: crash
+    description: Print half an answer, then fail.
+    params: {type: object, properties: {file: {type: string, format: path}}}
+    run: [python3, -c, "import sys; print('partial result'); sys.stderr.write('boom: disk full\\n'); sys.exit(3)", "{{file}}"]
+  - id: hello
+    name: hello
+    description: Say nothing at all.
+    run: [python3, -c, "pass"]
+`
+
+func TestHostIO(t *testing.T) {
+	t.Parallel()
+	s := serve(t, ioAgent, nil)
+	c := a2aClient(t, s.URL, "1.0")
+	file := func(name, text string) *a2a.Part {
+		return &a2a.Part{Content: a2a.Raw(text), Filename: name, MediaType: "text/plain"}
+	}
+	type want struct {
+		state  a2a.TaskState
+		output string // the standard output artifact's text
+		status string // a substring of the status message; "" wants none
+		files  map[string]string
+	}
+	tests := []struct {
+		name, skill, text string
+		parts             []*a2a.Part
+		want              want
+	}{
+		{"an attached file on standard input", "lines", "How many lines?", []*a2a.Part{file("ps.txt", "a\nb\nc\n")},
+			want{state: a2a.TaskStateCompleted, output: "3\n"}},
+		{"text to work on, on standard input", "lines", "Count the lines of this.", []*a2a.Part{a2a.NewTextPart("x\ny\n")},
+			want{state: a2a.TaskStateCompleted, output: "2\n"}},
+		{"findings with status 1 are the answer", "lint", "Find unused imports in this file.", []*a2a.Part{file("bad.py", "import os\n")},
+			want{state: a2a.TaskStateCompleted, output: "bad.py:1: 'os' imported but unused\n", status: "exited with status 1"}},
+		{"pasted code reaches an optional file operand", "lint", "Is anything wrong with this code?", []*a2a.Part{a2a.NewTextPart("import os\n")},
+			want{state: a2a.TaskStateCompleted, output: "path.txt:1: 'os' imported but unused\n", status: "exited with status 1"}},
+		{"a file changed in place comes back", "fmt", "Format this YAML.", []*a2a.Part{file("a.yaml", "k:  v\n"), file("b.yaml", "k: v\n")},
+			want{state: a2a.TaskStateCompleted, files: map[string]string{"a.yaml": "k: v\n"}}},
+		{"a dot file keeps its name", "getenv", "What is DB in this env file?", []*a2a.Part{file(".env", "DB=pg\n")},
+			want{state: a2a.TaskStateCompleted, output: ".env: pg\n"}},
+		{"switches the text names", "fix", "Fix this file aggressively and show me the diff, verbose please.", []*a2a.Part{file("m.py", "x=1\n")},
+			want{state: a2a.TaskStateCompleted, output: "--aggressive --diff\n"}},
+		{"a negated switch stays off", "fix", "Fix this file aggressively, without a diff.", []*a2a.Part{file("m.py", "x=1\n")},
+			want{state: a2a.TaskStateCompleted, output: "--aggressive\n"}},
+		{"the text after the instruction's colon", "translit", "Transliterate to ASCII: Café déjà vu", nil,
+			want{state: a2a.TaskStateCompleted, output: "Cafe deja vu\n"}},
+		{"text to work on goes to the text flag", "translit", "Transliterate this.", []*a2a.Part{a2a.NewTextPart("Ærø naïve")},
+			want{state: a2a.TaskStateCompleted, output: "r naive\n"}},
+		{"a failure keeps what was printed", "crash", "Do it.", nil,
+			want{state: a2a.TaskStateFailed, status: "boom: disk full\n[standard output]\npartial result"}},
+		{"an input nothing took is no empty success", "hello", "Greet this file.", []*a2a.Part{file("n.txt", "hi\n")},
+			want{state: a2a.TaskStateFailed, status: `took none of "n.txt"`}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			req := textMessage(tc.text, tc.parts...)
+			req.Message.SetMeta("skill", tc.skill)
+			task := send(t, c, req)
+			if task.Status.State != tc.want.state {
+				t.Fatalf("task state = %s (%q), want %s", task.Status.State, statusText(task), tc.want.state)
+			}
+			if got := statusText(task); tc.want.status == "" && got != "" || !strings.Contains(got, tc.want.status) {
+				t.Errorf("status message = %q, want %q in it", got, tc.want.status)
+			}
+			var out string
+			files := map[string]string{}
+			for _, a := range task.Artifacts {
+				for _, p := range a.Parts {
+					if p.Filename != "" {
+						files[p.Filename] = string(p.Raw())
+					} else {
+						out += p.Text()
+					}
+				}
+			}
+			if tc.want.state == a2a.TaskStateCompleted && out != tc.want.output && !(tc.want.output == "" && len(files) > 0) {
+				t.Errorf("output = %q, want %q", out, tc.want.output)
+			}
+			for name, data := range tc.want.files {
+				if files[name] != data {
+					t.Errorf("file %s = %q, want %q (files %v)", name, files[name], data, files)
+				}
+			}
+			if tc.want.files != nil && len(files) != len(tc.want.files) {
+				t.Errorf("files = %v, want only %v", files, tc.want.files)
+			}
+		})
+	}
+}
