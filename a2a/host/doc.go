@@ -11,9 +11,14 @@
 // plain text for the single string parameter, schema defaults), validates
 // them against the skill's params schema, runs the argv template with no
 // shell in a fresh work directory under the skill's timeout, in a process
-// group of its own that is killed on timeout, cancel and Close, and answers
-// with a task whose artifacts are the skill's standard output and every file
-// it wrote.
+// group of its own that is killed on timeout, cancel and Close, feeding it
+// the skill's stdin parameter when it declares one, and answers with a task
+// whose artifacts are the skill's standard output and every file it wrote
+// or changed. A run that exits 1 with a report on standard output and
+// nothing on standard error (a linter's findings, a diff) completes with
+// that report; any other failure says what the tool printed on both
+// streams. A run that printed nothing, wrote nothing and took none of the
+// message's files or text fails, saying so, rather than completing empty.
 //
 //	b, err := bundle.Load("out/textkit")
 //	h, err := host.New(b, "http://127.0.0.1:8080/", host.WithLogger(logger), host.WithEnv(os.Environ()))

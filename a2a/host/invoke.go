@@ -125,7 +125,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	if progress != nil {
 		progress(fmt.Sprintf("running skill %s", sk.ID))
 	}
-	h.log.Debug("run", "task", req.taskID, "skill", sk.ID, "argv", argv)
+	h.log.Info("run", "task", req.taskID, "skill", sk.ID, "argv", argv)
 	res, err := runProcess(ctx, runSpec{argv: argv, dir: work, env: h.skillEnv(), timeout: sk.RunTimeout(), maxOutput: h.cfg.maxOutput, stdin: stdin},
 		func(kill func()) {
 			if !h.track(req.taskID, kill) {
