@@ -2,9 +2,11 @@ package static
 
 import (
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
 	"path"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -54,8 +56,11 @@ func goTools(r *repo) []*Tool {
 			if !ok {
 				continue
 			}
+			if !goBuilds(r, f) {
+				continue
+			}
 			af, err := parser.ParseFile(fset, f, data, parser.ParseComments)
-			if err != nil || af.Name.Name != "main" || buildIgnored(af) {
+			if err != nil || af.Name.Name != "main" {
 				continue
 			}
 			asts = append(asts, af)
@@ -101,9 +106,46 @@ func goTools(r *repo) []*Tool {
 		}
 		tools = append(tools, t)
 	}
-	// Several main packages: prefer the ones under cmd/ or the root when
-	// others are examples.
+	// Several main packages: when the repository's commands live at the
+	// root or under cmd/, the main packages under maintenance directories
+	// (scripts/, tools/, hack/, internal/, playground/) generate, check or
+	// demonstrate the repository; they are not what it offers.
+	if slices.ContainsFunc(tools, func(t *Tool) bool { return t.Source == "." || t.Source == "cmd" || strings.HasPrefix(t.Source, "cmd/") }) {
+		tools = slices.DeleteFunc(tools, func(t *Tool) bool { return maintenanceDir(t.Source) })
+	}
 	return tools
+}
+
+// goBuilds reports whether the go command would build the Go file f (a
+// slash path in r) here: build constraints (//go:build js, ignore, tools;
+// a _windows.go suffix) leave files out. cgo is assumed to work; a build
+// that lacks it says so.
+func goBuilds(r *repo, f string) bool {
+	ctx := build.Default
+	ctx.CgoEnabled = true
+	match, err := ctx.MatchFile(filepath.Join(r.root, filepath.FromSlash(path.Dir(f))), path.Base(f))
+	return err == nil && match
+}
+
+// maintenanceDirs name the directories whose programs maintain a
+// repository (generators, checkers, release and CI helpers, demos).
+var maintenanceDirs = map[string]bool{
+	"scripts": true, "script": true, "tools": true, "tool": true, "hack": true, "internal": true,
+	"playground": true, "build": true, "ci": true, "dev": true, "devtools": true, "release": true,
+	"gen": true, "generate": true, "generator": true, "codegen": true, "misc": true, "contrib": true,
+	"demo": true, "demos": true, "docs": true, "doc": true, "website": true, "site": true, "bench": true,
+	"benchmark": true, "benchmarks": true, "fuzz": true, "utils": true, "util": true,
+}
+
+// maintenanceDir reports whether a directory (a slash path) is or lies
+// in a maintenance directory.
+func maintenanceDir(dir string) bool {
+	for _, part := range strings.Split(dir, "/") {
+		if maintenanceDirs[strings.ToLower(strings.TrimLeft(part, "_."))] {
+			return true
+		}
+	}
+	return false
 }
 
 func skipGoDir(dir string) bool {
@@ -119,20 +161,6 @@ func skipGoDir(dir string) bool {
 		}
 		if strings.HasPrefix(part, "_") || strings.HasPrefix(part, ".") && part != "." {
 			return true
-		}
-	}
-	return false
-}
-
-func buildIgnored(f *ast.File) bool {
-	for _, cg := range f.Comments {
-		for _, c := range cg.List {
-			if c.Pos() >= f.Package {
-				return false
-			}
-			if strings.HasPrefix(c.Text, "//go:build") && (strings.Contains(c.Text, "ignore") || strings.Contains(c.Text, "tools")) {
-				return true
-			}
 		}
 	}
 	return false

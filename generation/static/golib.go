@@ -86,7 +86,7 @@ func goLibraryTool(r *repo, name, bdir string) *Tool {
 				continue
 			}
 			af, err := parser.ParseFile(fset, f, src, parser.ParseComments)
-			if err != nil || af.Name.Name == "main" || strings.HasSuffix(af.Name.Name, "_test") || buildIgnored(af) {
+			if err != nil || af.Name.Name == "main" || strings.HasSuffix(af.Name.Name, "_test") || !goBuilds(r, f) {
 				continue
 			}
 			files = append(files, af)

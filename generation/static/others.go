@@ -132,6 +132,12 @@ func shellTools(r *repo) []*Tool {
 			// hand it (a link checker of the repo's own docs, a release).
 			continue
 		}
+		if maintainsRepo(r, text) {
+			// It works on the repository's own tree (cd docs; ... >
+			// README.md): documentation or code generation, run from a
+			// checkout, not a capability for a task's files.
+			continue
+		}
 		t := &Tool{Name: name, Kind: "shell", Source: f, Prog: prog, Check: check, Root: &Command{}, Doc: leadingComment(text)}
 		if !helpMentionRE.MatchString(text) {
 			// No help to ask for: the check only proves the script parses.
@@ -140,6 +146,50 @@ func shellTools(r *repo) []*Tool {
 		tools = append(tools, t)
 	}
 	return tools
+}
+
+var (
+	// cdRE finds a change of directory at the start of a command.
+	cdRE = lazyregexp.New(`(?m)(?:^|[;&|(]|\bthen|\bdo|\belse)\s*cd\s+["']?([^\s;&|)"']+)`)
+	// redirectOutRE finds an output redirection's target (> f, >> f) or
+	// a tee's.
+	redirectOutRE = lazyregexp.New(`(?m)(?:(?:^|[^0-9&<>=])>>?|\btee(?:\s+-a)?)\s*["']?([^\s;&|)"'<>]+)`)
+)
+
+// maintainsRepo reports whether a script works on the repository's own
+// tree: it changes into one of the repository's directories or the parent
+// of one ("cd jc; ../doc2md.py jc > ../docs/readme.md"), or writes into
+// a file or directory the repository holds.
+func maintainsRepo(r *repo, text string) bool {
+	inRepo := func(p string) bool {
+		p = path.Clean(strings.TrimPrefix(p, "./"))
+		if p == "." || p == ".." || strings.HasPrefix(p, "/") || strings.ContainsAny(p, "$`*~&") {
+			return false
+		}
+		if strings.HasPrefix(p, "../") {
+			// From a directory the script changed into: the rest names
+			// a place of the repository.
+			p = strings.TrimPrefix(p, "../")
+		}
+		return r.has(p) || repoHasDir(r, p) || path.Dir(p) != "." && repoHasDir(r, path.Dir(p))
+	}
+	for _, m := range cdRE.FindAllStringSubmatch(text, -1) {
+		if inRepo(m[1]) {
+			return true
+		}
+	}
+	for _, m := range redirectOutRE.FindAllStringSubmatch(text, -1) {
+		if inRepo(m[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// repoHasDir reports whether the repository holds files under dir.
+func repoHasDir(r *repo, dir string) bool {
+	i, _ := slices.BinarySearch(r.files, dir+"/")
+	return i < len(r.files) && strings.HasPrefix(r.files[i], dir+"/")
 }
 
 // leadingComment returns the comment block at the top of a script or

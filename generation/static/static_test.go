@@ -493,3 +493,77 @@ func TestMergeArgsOrder(t *testing.T) {
 		t.Errorf("args = %v, want [paths sql] keeping the source's types", got)
 	}
 }
+
+// TestGoMaintenanceMains checks which main packages become tools: beside
+// a command at the root, the programs under scripts/, tools/ and hack/
+// maintain the repository and are left out; a file the build constraints
+// exclude here (js/wasm) makes no tool; without a root or cmd/ command, a
+// program under tools/ is what the repository offers.
+func TestGoMaintenanceMains(t *testing.T) {
+	t.Parallel()
+	main := func(doc string) string {
+		return "// " + doc + "\npackage main\n\nimport \"flag\"\n\nfunc main() { flag.Parse() }\n"
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"root command", map[string]string{
+			"go.mod":                      "module example.com/acme/linter/v2\n\ngo 1.21\n",
+			"main.go":                     main("Command linter lints."),
+			"scripts/check-rules/main.go": main("Command check-rules checks the rules' docs."),
+			"tools/gen-table/main.go":     main("Command gen-table writes the table."),
+			"hack/release/main.go":        main("Command release tags a release."),
+			"playground/main.go":          "//go:build js && wasm\n\n" + main("Command playground runs in a browser."),
+			"web/main.go":                 "//go:build js\n\n" + main("Command web runs in a browser."),
+		}, []string{"linter"}},
+		{"cmd commands", map[string]string{
+			"go.mod":                 "module example.com/acme/conv\n\ngo 1.21\n",
+			"cmd/conv/main.go":       main("Command conv converts."),
+			"internal/gen/main.go":   main("Command gen generates."),
+			"_tools/bump/main.go":    main("Command bump bumps."),
+			"cmd/conv/main_plan9.go": main("Command conv on Plan 9."),
+		}, []string{"conv"}},
+		{"tools only", map[string]string{
+			"go.mod":             "module example.com/acme/kit\n\ngo 1.21\n",
+			"kit.go":             "package kit\n",
+			"tools/slug/main.go": main("Command slug makes slugs."),
+		}, []string{"slug"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			var names []string
+			for _, tool := range goTools(mustScan(t, writeRepo(t, tc.files))) {
+				names = append(names, tool.Name)
+			}
+			if !slices.Equal(names, tc.want) {
+				t.Errorf("goTools() = %v, want %v", names, tc.want)
+			}
+		})
+	}
+}
+
+// TestShellMaintenance checks that a script working on the repository's
+// own tree (changing into its directories, writing its docs) is no tool,
+// while one that writes a file of its own work directory is.
+func TestShellMaintenance(t *testing.T) {
+	t.Parallel()
+	dir := writeRepo(t, map[string]string{
+		"docgen.sh":       "x:#!/bin/bash\n# Generate the docs.\ncd pkg\n../doc2md.py \"$1\" > ../docs/readme.md\n",
+		"readme.sh":       "x:#!/bin/sh\n# Rebuild the README.\npython3 tools/render.py \"$@\" > README.md\n",
+		"shout.sh":        "x:#!/bin/sh\n# Shout a text into shout.txt.\necho \"$1\" | tr a-z A-Z > shout.txt 2>/dev/null\n",
+		"pkg/__init__.py": "",
+		"docs/readme.md":  "# docs\n",
+		"doc2md.py":       "import sys\n",
+		"tools/render.py": "import sys\n",
+		"README.md":       "# pkg\n",
+	})
+	var names []string
+	for _, tool := range shellTools(mustScan(t, dir)) {
+		names = append(names, tool.Name)
+	}
+	if want := []string{"shout"}; !slices.Equal(names, want) {
+		t.Errorf("shellTools() = %v, want %v", names, want)
+	}
+}
