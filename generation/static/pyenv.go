@@ -299,6 +299,91 @@ def relocate_scripts(bindir):
             fh.write(head.encode() + b"\n".join(rest))
 
 
+def project_table():
+    """The pyproject's [project] table (or poetry's), with tomllib when the
+    interpreter has it, else read line by line for its plain keys and its
+    entry point tables."""
+    if not os.path.exists("pyproject.toml"):
+        return None
+    text = open("pyproject.toml", encoding="utf-8", errors="replace").read()
+    try:
+        import tomllib
+    except ImportError:
+        tomllib = None
+    if tomllib is not None:
+        try:
+            doc = tomllib.loads(text)
+        except Exception:
+            return None
+        proj = doc.get("project")
+        if not isinstance(proj, dict):
+            poetry = doc.get("tool", {}).get("poetry")
+            if not isinstance(poetry, dict):
+                return None
+            proj = {"name": poetry.get("name"), "version": poetry.get("version"), "description": poetry.get("description"), "scripts": poetry.get("scripts", {})}
+        return proj
+    proj, table = {}, None
+    for line in text.splitlines():
+        line = line.strip()
+        m = re.match(r"^\[\s*([^\]]+?)\s*\]$", line)
+        if m:
+            key = m.group(1).replace('"', "").replace("'", "")
+            if key == "project":
+                table = proj
+            elif key in ("project.scripts", "project.gui-scripts"):
+                table = proj.setdefault(key.split(".", 1)[1], {})
+            elif key.startswith("project.entry-points."):
+                table = proj.setdefault("entry-points", {}).setdefault(key[len("project.entry-points."):], {})
+            else:
+                table = None
+            continue
+        m = re.match(r"""^["']?([A-Za-z0-9_.-]+)["']?\s*=\s*(["'])(.*)\2\s*(#.*)?$""", line)
+        if table is not None and m:
+            table[m.group(1)] = m.group(3)
+        m = re.match(r"^dynamic\s*=\s*\[(.*)\]", line)
+        if table is proj and m:
+            proj["dynamic"] = re.findall(r"""["']([^"']+)["']""", m.group(1))
+    return proj or None
+
+
+def write_dist_info(purelib, proj):
+    """Write the metadata an install would (METADATA, entry_points.txt) for
+    a package run from source, so that importlib.metadata finds its name,
+    version and entry points. A version the build computes is unknown:
+    0+unknown. Returns the directory written, or None."""
+    name, version = proj.get("name"), proj.get("version")
+    if not isinstance(name, str) or not re.match(r"^[A-Za-z0-9][A-Za-z0-9._-]*$", name):
+        return None
+    if not isinstance(version, str) or not version or "version" in (proj.get("dynamic") or []):
+        version = "0+unknown"
+    d = os.path.join(purelib, "%s-%s.dist-info" % (re.sub(r"[-_.]+", "_", name), version.replace("-", "_")))
+    os.makedirs(d, exist_ok=True)
+    meta = "Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version)
+    if isinstance(proj.get("description"), str) and "\n" not in proj["description"]:
+        meta += "Summary: %s\n" % proj["description"]
+    groups = {"console_scripts": proj.get("scripts"), "gui_scripts": proj.get("gui-scripts")}
+    for group, eps in (proj.get("entry-points") or {}).items():
+        groups[group] = eps
+    eps = ""
+    for group, entries in groups.items():
+        if isinstance(entries, dict) and entries:
+            eps += "[%s]\n" % group + "".join("%s = %s\n" % (k, v) for k, v in entries.items() if isinstance(v, str)) + "\n"
+    files = {"METADATA": meta, "entry_points.txt": eps, "RECORD": "", "INSTALLER": "agentnet\n"}
+    for f, content in files.items():
+        with open(os.path.join(d, f), "w") as fh:
+            fh.write(content)
+    return d
+
+
+def remove_dist_infos(purelib):
+    """Remove the metadata write_dist_info wrote (its INSTALLER is agentnet)."""
+    import shutil
+    for e in os.listdir(purelib):
+        p = os.path.join(purelib, e, "INSTALLER")
+        if e.endswith(".dist-info") and os.path.isfile(p) and open(p).read().strip() == "agentnet":
+            shutil.rmtree(os.path.join(purelib, e))
+
+
 cands, seen = [], set()
 dirs = os.environ.get("PATH", os.pathsep.join(["/usr/local/bin", "/usr/bin", "/bin"])).split(os.pathsep)
 names = [os.path.join(d, "python3") for d in dirs] + [os.path.join(d, "python3.%d" % m) for d in dirs for m in range(20, 7, -1)] + ["/usr/bin/python3", "/usr/local/bin/python3"]
@@ -338,6 +423,7 @@ if os.path.exists(py) and os.path.realpath(py) != os.path.realpath(best["exe"]):
 subprocess.run([best["exe"], "-m", "venv", "--system-site-packages", "--without-pip", venv_dir], check=True)
 purelib = subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True, check=True).stdout.strip()
 pth = os.path.join(purelib, "agentnet-source.pth")
+remove_dist_infos(purelib)
 status = {"python": best["exe"], "version": best["version"], "installed": False, "reason": "", "missing_build": []}
 meta = [f for f in ("pyproject.toml", "setup.py", "setup.cfg") if os.path.exists(f)]
 has_build = os.path.exists("setup.py") or os.path.exists("setup.cfg")
@@ -390,6 +476,12 @@ if not status["installed"]:
     with open(pth, "w") as fh:
         # Relative to site-packages, so that the bundle can move.
         fh.write(os.path.relpath(os.path.join(root, src), purelib) + "\n")
+    # The package's own code may ask for its metadata (its version, its
+    # entry points), which only an install writes.
+    proj = project_table()
+    d = proj and write_dist_info(purelib, proj)
+    if d:
+        status["reason"] += "; wrote its metadata (%s) for importlib.metadata" % os.path.basename(d)
 elif os.path.exists(pth):
     os.remove(pth)
 print("agentnet-env " + json.dumps(status))

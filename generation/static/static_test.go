@@ -567,3 +567,35 @@ func TestShellMaintenance(t *testing.T) {
 		t.Errorf("shellTools() = %v, want %v", names, want)
 	}
 }
+
+// TestPythonSourceMetadata generates a package whose build backend is not
+// installed, so it runs from source, and whose command asks
+// importlib.metadata for its own version and entry points: the
+// environment gets the metadata an install would write, and the command
+// is a skill.
+func TestPythonSourceMetadata(t *testing.T) {
+	t.Parallel()
+	dir := writeRepo(t, map[string]string{
+		"pyproject.toml": "[build-system]\nrequires = [\"backend-not-installed-here>=2\"]\nbuild-backend = \"backend.api\"\n\n" +
+			"[project]\nname = \"greeter-kit\"\nversion = \"1.2.3\"\ndescription = \"Greetings.\"\n\n[project.scripts]\ngreet = \"greeter.cli:main\"\n",
+		"greeter/__init__.py": "from importlib.metadata import version\n\n__version__ = version(\"greeter-kit\")\n",
+		"greeter/cli.py": "import argparse\nfrom importlib.metadata import entry_points\n\nimport greeter\n\n\n" +
+			"def main():\n    assert [e.name for e in entry_points(group=\"console_scripts\") if e.value == \"greeter.cli:main\"] == [\"greet\"]\n" +
+			"    p = argparse.ArgumentParser(prog=\"greet\", description=\"Greet someone.\")\n    p.add_argument(\"name\", help=\"who to greet\")\n" +
+			"    p.add_argument(\"--version\", action=\"version\", version=greeter.__version__)\n    print(\"Hello, \" + p.parse_args().name)\n",
+	})
+	res, err := Generate(t.Context(), dir, Options{Name: "greeter", Env: os.Environ(), ProbeTimeout: 20 * time.Second})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if res.Python == nil || res.Python.Installed {
+		t.Fatalf("python environment = %+v, want one running from source", res.Python)
+	}
+	if len(res.Bundle.Skills) != 1 || res.Bundle.Skills[0].ID != "greet" {
+		t.Fatalf("skills = %+v, want greet (notes %q)", res.Bundle.Skills, res.Notes)
+	}
+	out, err := exec.CommandContext(t.Context(), filepath.Join(dir, ".agentnet", "venv", "bin", "python"), filepath.Join(dir, ".agentnet", "bin", "greet"), "--version").Output()
+	if err != nil || strings.TrimSpace(string(out)) != "1.2.3" {
+		t.Errorf("greet --version = %q (%v), want 1.2.3", out, err)
+	}
+}
