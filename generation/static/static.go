@@ -190,41 +190,64 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 	var usable []*Tool
 	var firstErr error
-	for _, t := range tools {
-		if err := runSetup(ctx, abs, bdir, t, env, opts.SetupTimeout, logw, done); err != nil {
-			note := fmt.Sprintf("%s (%s): setup failed: %v", t.Name, t.Source, err)
+	// prepare runs a tool's setup and its check or help probe; it
+	// reports whether the tool is usable, noting why not.
+	prepare := func(t *Tool) bool {
+		fail := func(note string) bool {
 			res.Notes = append(res.Notes, note)
-			logf("setup failed", "tool", t.Name, "err", err)
 			if firstErr == nil {
 				firstErr = errors.New(note)
 			}
-			continue
+			return false
+		}
+		if err := runSetup(ctx, abs, bdir, t, env, opts.SetupTimeout, logw, done); err != nil {
+			logf("setup failed", "tool", t.Name, "err", err)
+			return fail(fmt.Sprintf("%s (%s): setup failed: %v", t.Name, t.Source, err))
 		}
 		if len(t.Skills) > 0 {
 			// A library's wrapper must import what it calls.
 			if err := runCheck(ctx, abs, bdir, t, env, opts.ProbeTimeout, logw); err != nil {
 				err = explainImport(err, sc, pyEnv)
-				note := fmt.Sprintf("%s (%s): check failed: %v", t.Name, t.Source, err)
-				res.Notes = append(res.Notes, note)
-				if firstErr == nil {
-					firstErr = errors.New(note)
-				}
-				continue
+				return fail(fmt.Sprintf("%s (%s): check failed: %v", t.Name, t.Source, err))
 			}
 		} else if !opts.NoProbe {
 			if err := probe(ctx, abs, bdir, t, env, opts.ProbeTimeout, logw); err != nil {
 				// Its check is that same --help: the bundle would never
 				// pass its own check.
-				note := fmt.Sprintf("%s (%s): left out: %v", t.Name, t.Source, err)
-				res.Notes = append(res.Notes, note)
 				logf("probe failed", "tool", t.Name, "err", err)
-				if firstErr == nil {
-					firstErr = errors.New(note)
-				}
-				continue
+				return fail(fmt.Sprintf("%s (%s): left out: %v", t.Name, t.Source, err))
 			}
 		}
-		usable = append(usable, t)
+		return true
+	}
+	for _, t := range tools {
+		if prepare(t) {
+			usable = append(usable, t)
+		}
+	}
+	if len(usable) == 0 {
+		// Every command-line tool was left out: the package's API, when it
+		// has one, is what the repository still offers.
+		var libs []*Tool
+		if pyEnv != nil && !helper && !slices.ContainsFunc(tools, func(t *Tool) bool { return t.Kind == "python-library" }) {
+			if t := pythonLibraryTool(sc, pyEnv, opts.Name); t != nil {
+				libs = append(libs, t)
+			}
+		}
+		if !slices.ContainsFunc(tools, func(t *Tool) bool { return t.Kind == "go-library" }) {
+			if t := goLibraryTool(r, opts.Name, bdir); t != nil {
+				libs = append(libs, t)
+			}
+		}
+		for _, t := range libs {
+			if err := writeFiles(abs, bdir, []*Tool{t}); err != nil {
+				return nil, err
+			}
+			if prepare(t) {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s (%s): every command-line tool was left out; the library's API is the skills", t.Name, t.Source))
+				usable = append(usable, t)
+			}
+		}
 	}
 	if len(usable) == 0 {
 		return nil, withMissingNote(firstErr, res.Missing)
@@ -671,9 +694,11 @@ func mergeCommand(c, h *Command, trusted bool) {
 		}
 		c.Subs = subs
 	}
-	// Flags.
+	// Flags: the help's, then those of an exactly read source that the
+	// help's parse missed.
 	if len(h.Flags) > 0 {
 		var flags []*Flag
+		matched := map[*Flag]bool{}
 		for _, hf := range h.Flags {
 			sf := c.flag(hf.Long, hf.Short)
 			if sf == nil && hf.Long == "" {
@@ -683,8 +708,14 @@ func mergeCommand(c, h *Command, trusted bool) {
 				sf = c.flag("", hf.Long)
 			}
 			f := hf
+			matched[sf] = true
 			if sf != nil && sf.Typed {
+				_, onOff := sf.Default.(bool)
+				onOff = onOff && hf.Type == "boolean" // click's "--override/--no-override", default True
 				f.Type, f.Item, f.Typed = sf.Type, sf.Item, true
+				if onOff {
+					f.Type = "boolean"
+				}
 				if sf.Default != nil {
 					f.Default = sf.Default
 				} else if f.Type != "string" {
@@ -699,6 +730,13 @@ func mergeCommand(c, h *Command, trusted bool) {
 				}
 			}
 			flags = append(flags, f)
+		}
+		if trusted {
+			for _, sf := range c.Flags {
+				if !matched[sf] && sf.Long != "help" && sf.Long != "version" && !strings.Contains(sf.Help, "SUPPRESS") {
+					flags = append(flags, sf)
+				}
+			}
 		}
 		c.Flags = flags
 	}

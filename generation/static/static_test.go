@@ -599,3 +599,27 @@ func TestPythonSourceMetadata(t *testing.T) {
 		t.Errorf("greet --version = %q (%v), want 1.2.3", out, err)
 	}
 }
+
+// TestPythonLibraryFallback generates a package whose only command fails
+// (it imports a module the machine lacks): the command is left out and
+// the package's API becomes the skills instead of the generation failing.
+func TestPythonLibraryFallback(t *testing.T) {
+	t.Parallel()
+	dir := writeRepo(t, map[string]string{
+		"pyproject.toml": "[project]\nname = \"shouter\"\nversion = \"0.1\"\n\n[project.scripts]\nshout = \"shouter.cli:main\"\n",
+		"shouter/__init__.py": "\"\"\"Shout texts.\"\"\"\n\n__all__ = [\"shout\"]\n\n\n" +
+			"def shout(text: str, times: int = 1) -> str:\n    \"\"\"Return the text in capitals with exclamation marks.\"\"\"\n    return text.upper() + \"!\" * times\n",
+		"shouter/cli.py": "import sys\n\nimport module_not_installed_anywhere\n\nfrom shouter import shout\n\n\ndef main():\n    print(shout(\" \".join(sys.argv[1:])))\n",
+	})
+	res, err := Generate(t.Context(), dir, Options{Name: "shouter", Env: os.Environ(), ProbeTimeout: 20 * time.Second})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	var ids []string
+	for _, sk := range res.Bundle.Skills {
+		ids = append(ids, sk.ID)
+	}
+	if !slices.Equal(ids, []string{"shout"}) || len(res.Tools) != 1 || res.Tools[0].Kind != "python-library" {
+		t.Errorf("skills = %v from %d tools, want the library's shout (notes %q)", ids, len(res.Tools), res.Notes)
+	}
+}
