@@ -171,6 +171,10 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		if lost := leftOver(sk, req, saved, args, work); lost != "" {
 			return nil, failf("skill %q printed nothing and wrote no file; it took none of %s (its parameters: %s)", sk.ID, lost, paramNames(sk))
 		}
+		if out.note == "" {
+			// An empty answer can be the answer (a clean lint); say so.
+			out.note = fmt.Sprintf("skill %s finished with exit status 0 and printed nothing", sk.ID)
+		}
 	}
 	// Asked to save the result under a name the skill did not write (it
 	// writes to standard output): the output is returned as that file too.

@@ -111,6 +111,8 @@ func TestHostIO(t *testing.T) {
 			want{state: a2a.TaskStateCompleted, output: "r naive\n"}},
 		{"a failure keeps what was printed", "crash", "Do it.", nil,
 			want{state: a2a.TaskStateFailed, status: "boom: disk full\n[standard output]\npartial result"}},
+		{"an empty answer says so", "hello", "Say nothing.", nil,
+			want{state: a2a.TaskStateCompleted, output: "", status: "finished with exit status 0 and printed nothing"}},
 		{"an input nothing took is no empty success", "hello", "Greet this file.", []*a2a.Part{file("n.txt", "hi\n")},
 			want{state: a2a.TaskStateFailed, status: `took none of "n.txt"`}},
 	}

@@ -68,7 +68,14 @@ and its arguments for messages that name no skill; otherwise BM25 does.`,
 			}
 			childEnv := env.childEnv()
 			if !noCheck || setup {
-				if err := host.Prepare(ctx, b, setup, childEnv, env.Stderr); err != nil {
+				prep := b
+				if noCheck {
+					// --setup --no-check: the setup commands only.
+					c := *b
+					c.Check = nil
+					prep = &c
+				}
+				if err := host.Prepare(ctx, prep, setup, childEnv, env.Stderr); err != nil {
 					return err
 				}
 			}

@@ -121,6 +121,41 @@ func TestServe(t *testing.T) {
 	}
 }
 
+// TestServeSetupNoCheck runs the setup commands of a bundle whose check
+// fails, and serves it: --no-check skips the check also beside --setup.
+func TestServeSetupNoCheck(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "agent.yaml"), strings.Replace(shouterYAML, "check: [[python3, --version]]",
+		"setup: [[python3, -c, \"open('made', 'w').close()\"]]\ncheck: [[python3, -c, \"raise SystemExit(1)\"]]", 1))
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	var out, errb lockedBuffer
+	env := &Env{Args: []string{"serve", "--setup", "--no-check", dir}, Stdout: &out, Stderr: &errb, Ctx: ctx,
+		Getenv: func(string) string { return "" }, Environ: os.Environ}
+	code := make(chan int, 1)
+	go func() { code <- Main(env) }()
+	var url string
+	deadline := time.Now().Add(20 * time.Second)
+	for url == "" && time.Now().Before(deadline) {
+		select {
+		case c := <-code:
+			t.Fatalf("serve exited %d before serving (stderr %q)", c, errb.String())
+		default:
+		}
+		url = strings.TrimSpace(out.String())
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.HasPrefix(url, "http://127.0.0.1:") {
+		t.Fatalf("serve printed %q (stderr %q), want its URL", url, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "made")); err != nil {
+		t.Errorf("the setup command did not run: %v", err)
+	}
+	cancel()
+	<-code
+}
+
 func TestServeInvalid(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
