@@ -3,6 +3,7 @@ package static
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -28,7 +29,9 @@ var (
 // Options configure an analysis.
 type Options struct {
 	// Name is the repository's name (the bundle's name when it has several
-	// tools); default the directory's base name.
+	// tools) when it declares none itself (go.mod's module, the Python
+	// project's or package.json's name, which win); default the
+	// directory's base name.
 	Name string
 	// Source is the bundle's repo.source ("repo", or a git URL); Ref its ref.
 	Source, Ref string
@@ -111,12 +114,15 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		return nil, ErrEmpty
 	}
 	res := &Result{}
-	var tools []*Tool
-	tools = append(tools, goTools(r)...)
 	sc, err := pythonScan(ctx, r, opts.Env)
 	if err != nil {
 		res.Notes = append(res.Notes, err.Error())
 	}
+	if name := declaredName(r, sc); name != "" {
+		opts.Name, r.name = name, name
+	}
+	var tools []*Tool
+	tools = append(tools, goTools(r)...)
 	if sc != nil {
 		res.Notes = append(res.Notes, writeVersionFiles(abs, sc.VersionFiles)...)
 	}
@@ -264,6 +270,39 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	res.YAML = data
 	res.Bundle = b
 	return res, nil
+}
+
+// declaredName returns the name the repository gives itself: its Go
+// module path's last element (without a major version, /v3), its Python
+// project's name, its package.json name (without an @scope/); "" when it
+// declares none.
+func declaredName(r *repo, sc *pyScan) string {
+	if data, ok := r.read("go.mod", 64<<10); ok {
+		for _, ln := range strings.Split(string(data), "\n") {
+			if f := strings.Fields(ln); len(f) >= 2 && f[0] == "module" {
+				module := strings.Trim(f[1], `"`)
+				name := path.Base(module)
+				if majorRE.MatchString(name) {
+					name = path.Base(path.Dir(module))
+				}
+				if name != "" && name != "." && name != "/" {
+					return sanitizeProg(name)
+				}
+			}
+		}
+	}
+	if sc != nil && sc.Name != "" {
+		return sanitizeProg(sc.Name)
+	}
+	if data, ok := r.read("package.json", 1<<20); ok {
+		var pkg struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(data, &pkg) == nil && pkg.Name != "" {
+			return sanitizeProg(path.Base(pkg.Name))
+		}
+	}
+	return ""
 }
 
 // inventory says what a repository without entry points holds.
@@ -742,7 +781,7 @@ func mergeCommand(c, h *Command, trusted bool) {
 	}
 	// Positional arguments: the help's names and order, the source's types.
 	if len(h.Args) > 0 {
-		if len(c.Args) == len(h.Args) {
+		if len(c.Args) == len(h.Args) && trusted {
 			// The help's order is the command line's: click lists
 			// "[PATHS]... SQL" while its decorators read sql first.
 			byName := map[string]*Arg{}

@@ -623,3 +623,45 @@ func TestPythonLibraryFallback(t *testing.T) {
 		t.Errorf("skills = %v from %d tools, want the library's shout (notes %q)", ids, len(res.Tools), res.Notes)
 	}
 }
+
+// TestDeclaredName checks the name a repository gives itself, which names
+// its bundle rather than the directory it was cloned into.
+func TestDeclaredName(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"go module", map[string]string{"go.mod": "module github.com/acme/linter/v2\n\ngo 1.21\n", "package.json": `{"name": "other"}`}, "linter"},
+		{"python project", map[string]string{"pyproject.toml": "[project]\nname = \"qrmaker\"\nversion = \"1.0\"\n", "qrmaker/__init__.py": ""}, "qrmaker"},
+		{"node package", map[string]string{"package.json": `{"name": "@acme/slugify", "version": "1.0.0"}`}, "slugify"},
+		{"none", map[string]string{"tool.sh": "#!/bin/sh\necho \"$1\"\n"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			r := mustScan(t, writeRepo(t, tc.files))
+			sc, err := pythonScan(t.Context(), r, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := declaredName(r, sc); got != tc.want {
+				t.Errorf("declaredName() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+	// A bundle of several tools is named after the module, not the
+	// directory.
+	dir := writeRepo(t, map[string]string{
+		"go.mod": "module example.com/acme/doctools/v2\n\ngo 1.21\n",
+		"upper":  "x:#!/bin/sh\ncase \"$1\" in --help) echo 'Usage: upper TEXT'; exit 0;; esac\necho \"$1\" | tr a-z A-Z\n",
+		"lower":  "x:#!/bin/sh\ncase \"$1\" in --help) echo 'Usage: lower TEXT'; exit 0;; esac\necho \"$1\" | tr A-Z a-z\n",
+	})
+	res, err := Generate(t.Context(), dir, Options{Name: "src-doctools", ProbeTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if res.Bundle.Name != "doctools" {
+		t.Errorf("bundle name = %q, want doctools", res.Bundle.Name)
+	}
+}
