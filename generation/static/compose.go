@@ -2,6 +2,7 @@ package static
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -34,8 +35,18 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 	}
 	sections := readmeSections(readmeText, names)
 	project := firstSentences(readmeSummary(readmeText), 1, 200)
+	// The README's opening sentence describes at most one skill, of the
+	// tool named like the repository (else the first): given to several,
+	// it would leave a router unable to tell them apart.
+	owner := 0
+	for i, t := range tools {
+		if strings.EqualFold(t.Name, opts.Name) {
+			owner = i
+			break
+		}
+	}
 	seenSetup := map[string]bool{}
-	for _, t := range tools {
+	for ti, t := range tools {
 		for _, c := range t.Setup {
 			k := strings.Join(c, "\x00")
 			if !seenSetup[k] {
@@ -56,7 +67,15 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 			continue
 		}
 		for _, leaf := range leaves(t) {
-			b.Skills = append(b.Skills, withStdin(skillFor(t, leaf.path, leaf.cmd, prefix, sections, project, vocab), t, leaf.path, leaf.cmd))
+			p := ""
+			if ti == owner {
+				p = project
+			}
+			sk := skillFor(t, leaf.path, leaf.cmd, prefix, sections, p, vocab)
+			if p != "" && strings.Contains(sk.Description, strings.TrimSuffix(sentence(p), ".")) {
+				project = ""
+			}
+			b.Skills = append(b.Skills, withStdin(sk, t, leaf.path, leaf.cmd))
 		}
 	}
 	dedupeIDs(b.Skills)
@@ -150,9 +169,8 @@ func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[st
 	props := map[string]any{}
 	var required []any
 	run := append([]string{}, t.Prog...)
-	run = append(run, path...)
 	if t.Flat {
-		sk.Run = bundle.Command(run)
+		sk.Run = bundle.Command(append(run, path...))
 		sk.Tags = tagsFor(sk, vocab)
 		return sk
 	}
@@ -168,21 +186,33 @@ func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[st
 		used[n] = true
 		return n
 	}
-	for _, f := range c.Flags {
-		n := pname(f.Long + "|" + f.Short)
-		props[n] = flagSchema(f)
-		flag := "-" + f.Short
-		if f.Long != "" {
-			flag = f.Dashes + f.Long
-			if flag == f.Long {
-				flag = "--" + f.Long
+	flagArgs := func(flags []*Flag) []string {
+		var out []string
+		for _, f := range flags {
+			n := pname(flagParamName(f, flags, c.Args))
+			props[n] = flagSchema(f)
+			flag := "-" + f.Short
+			if f.Long != "" {
+				flag = f.Dashes + f.Long
+				if flag == f.Long {
+					flag = "--" + f.Long
+				}
+			}
+			out = append(out, flag, "{{"+n+"}}")
+			if f.Required {
+				required = append(required, n)
 			}
 		}
-		run = append(run, flag, "{{"+n+"}}")
-		if f.Required {
-			required = append(required, n)
-		}
+		return out
 	}
+	// The command's own options are named first: an inherited one with
+	// the same name takes a suffix, not they.
+	own := flagArgs(c.Flags)
+	for i, parent := range parentsOf(t.Root, path) {
+		run = append(run, flagArgs(inheritedFlags(parent, c))...)
+		run = append(run, path[i])
+	}
+	run = append(run, own...)
 	for _, a := range c.Args {
 		n := pname(a.Name)
 		props[n] = argSchema(a)
@@ -199,6 +229,84 @@ func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[st
 	sk.Examples = examplesFor(t, path, c)
 	sk.Tags = tagsFor(sk, vocab)
 	return sk
+}
+
+// parentsOf returns the commands above the one at path, the root first:
+// one for each word of path.
+func parentsOf(root *Command, path []string) []*Command {
+	var out []*Command
+	c := root
+	for _, name := range path {
+		out = append(out, c)
+		if c != nil {
+			c = c.find(name)
+		}
+	}
+	return out
+}
+
+// inheritedFlags returns the options of parent that a subcommand leaf
+// carries, to be given before the subcommand's name: click's and
+// argparse's group options ("dotenv -f .env get KEY") belong to the group,
+// and the subcommand's help does not list them. A subcommand whose help
+// lists some of them itself (cobra's Global Flags, argparse's parents=)
+// says which apply, and inherits nothing more.
+func inheritedFlags(parent, leaf *Command) []*Flag {
+	if parent == nil {
+		return nil
+	}
+	for _, f := range parent.Flags {
+		if leaf.flag(f.Long, f.Short) != nil {
+			return nil
+		}
+	}
+	return parent.Flags
+}
+
+// metaNameRE takes the name from a metavar: "LEXER", "FILTER[:options]",
+// "OPTION=value", "<name>".
+var metaNameRE = lazyregexp.New(`^<?([A-Za-z][A-Za-z0-9_-]*)`)
+
+// flagParamName returns the raw name of a flag's parameter: its long name;
+// for a flag with a short name only, its metavar ("-l LEXER" → lexer,
+// "-c TEXT" → text) when that is a word no other flag of the command
+// or argument uses, so that -f FORMATTER and -F FILTER are not f and
+// f_arg; else its letter.
+func flagParamName(f *Flag, flags []*Flag, args []*Arg) string {
+	if f.Long != "" {
+		return f.Long
+	}
+	m := metaNameRE.FindStringSubmatch(f.Metavar)
+	if m == nil || len(m[1]) < 2 || genericMeta(m[1]) {
+		return f.Short
+	}
+	for _, o := range flags {
+		if o == f {
+			continue
+		}
+		if om := metaNameRE.FindStringSubmatch(o.Metavar); om != nil && strings.EqualFold(om[1], m[1]) || strings.EqualFold(o.Long, m[1]) {
+			return f.Short
+		}
+	}
+	for _, a := range args {
+		if strings.EqualFold(paramName(a.Name), paramName(m[1])) {
+			return f.Short
+		}
+	}
+	return m[1]
+}
+
+// genericMeta reports whether a metavar names only a type or a value in
+// general ("string", "ARG", "VALUE"), not what the value is.
+func genericMeta(m string) bool {
+	if _, ok := goTypeWords[m]; ok {
+		return true
+	}
+	switch strings.ToLower(m) {
+	case "arg", "args", "argument", "value", "val", "values", "str", "string", "option", "options", "opt", "param", "x":
+		return true
+	}
+	return false
 }
 
 var paramRE = lazyregexp.New(`[^a-z0-9]+`)
@@ -235,8 +343,16 @@ var (
 func isOutput(f *Flag) bool {
 	// A flag with a fixed set of values ("--language {python,php}") names
 	// no file, whatever its help's verb.
-	return f.Type == "string" && len(f.Choices) == 0 && (outNameRE.MatchString(f.Long) || (f.Long == "" && f.Short == "o") || outHelpRE.MatchString(f.Help))
+	// Nor does one whose value is a format ("--output FORMAT", "the
+	// format of the output data").
+	return f.Type == "string" && len(f.Choices) == 0 && !formatMetaRE.MatchString(strings.Trim(f.Metavar, "<>")) && !formatHelpRE.MatchString(f.Help) &&
+		(outNameRE.MatchString(f.Long) || (f.Long == "" && f.Short == "o") || outHelpRE.MatchString(f.Help))
 }
+
+var (
+	formatMetaRE = lazyregexp.New(`(?i)^(format|fmt|type|kind|style|mode)$`)
+	formatHelpRE = lazyregexp.New(`(?i)^(?:(?:the|an?|set|sets|select|selects|specify|specifies|choose|use)\s+)*(?:(?:output|result|data)\s+)?format\b|\b(?:output|result)\s+format\b|\bformat\s+(?:of|for)\s+(?:the\s+)?(?:output|result)`)
+)
 
 // filterFlagRE names flags that take names or patterns to leave out or
 // keep ("--exclude-dir .git"), not files to read.
@@ -284,10 +400,14 @@ func flagSchema(f *Flag) map[string]any {
 	if desc != "" {
 		s["description"] = desc
 	}
-	if f.Default != nil && typ != "boolean" && typ != "array" {
+	if f.Default != nil && typ != "boolean" && typ != "array" && !machinePath(f.Default) {
 		if v := schemaValue(f.Default, typ); v != nil {
 			s["default"] = v
 		}
+	}
+	if b, ok := f.Default.(bool); ok && b && typ == "boolean" {
+		// a switch on unless turned off ("--override/--no-override")
+		s["default"] = true
 	}
 	if len(f.Choices) > 0 && typ == "string" {
 		var enum []any
@@ -329,7 +449,7 @@ func argSchema(a *Arg) map[string]any {
 		for k, v := range item {
 			s[k] = v
 		}
-		if a.Default != nil {
+		if a.Default != nil && !machinePath(a.Default) {
 			if v := schemaValue(a.Default, typ); v != nil {
 				s["default"] = v
 			}
@@ -339,6 +459,19 @@ func argSchema(a *Arg) map[string]any {
 		s["description"] = d
 	}
 	return s
+}
+
+// machinePath reports whether a default is a path of the machine the
+// bundle was generated on ("/root/.config/pep8", "~/.cache"): absolute,
+// it names the generating user's home or a place outside the repo, which
+// a card must not carry and the machine that runs the skill may not have.
+func machinePath(v any) bool {
+	s, ok := v.(string)
+	if !ok {
+		return false
+	}
+	s = strings.TrimSpace(s)
+	return strings.HasPrefix(s, "~") || len(s) > 1 && filepath.IsAbs(s) || len(s) > 2 && s[1] == ':' && (s[2] == '\\' || s[2] == '/')
 }
 
 // schemaValue returns v if it fits typ, else nil.
@@ -450,10 +583,31 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 		add(toolSummary, 0)
 	}
 	if len(parts) == 0 {
+		// Nothing said of it: what its help shows tells it from the
+		// others — its usage and its first options.
+		s := fmt.Sprintf("Run %s", t.Name)
 		if len(path) > 0 {
-			add(fmt.Sprintf("Run the %s command of %s", strings.Join(path, " "), t.Name), 0)
-		} else {
-			add(fmt.Sprintf("Run %s", t.Name), 0)
+			s = fmt.Sprintf("Run the %s command of %s", strings.Join(path, " "), t.Name)
+		}
+		if u := strings.Join(strings.Fields(c.Usage), " "); u != "" && len(u) <= 160 {
+			s += " (usage: " + u + ")"
+		}
+		parts = append(parts, sentence(s))
+		var opts []string
+		for _, f := range c.Flags {
+			if h := firstSentences(f.Help, 1, 100); h != "" {
+				name := "--" + f.Long
+				if f.Long == "" {
+					name = "-" + f.Short
+				}
+				opts = append(opts, name+": "+strings.TrimSuffix(h, "."))
+			}
+			if len(opts) == 2 {
+				break
+			}
+		}
+		if len(opts) > 0 {
+			parts = append(parts, sentence("Options: "+strings.Join(opts, "; ")))
 		}
 	}
 	return strings.Join(parts, " ")

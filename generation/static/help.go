@@ -24,6 +24,7 @@ func parseHelp(text string) *Command {
 	var sections []*section
 	var cur *section
 	seenUsage := false
+	var usages []string // every usage form, the first one c.Usage
 	for i := 0; i < len(lines); i++ {
 		ln := lines[i]
 		trim := strings.TrimSpace(ln)
@@ -35,29 +36,20 @@ func parseHelp(text string) *Command {
 			continue
 		}
 		if indentOf(ln) == 0 && (bare || strings.HasPrefix(low, "usage:")) {
-			u := ""
+			first := ""
 			if !bare {
-				u = strings.TrimSpace(trim[len("usage:"):])
+				first = strings.TrimSpace(trim[len("usage:"):])
 			}
-			// The usage may continue on following lines, indented.
-			for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "" && indentOf(lines[i+1]) > 0 && !isHeader(lines[i+1]) {
-				i++
-				if u == "" {
-					u = strings.TrimSpace(lines[i])
-				} else if c.Usage == "" && !strings.HasPrefix(strings.TrimSpace(lines[i]), "[") && u != "" && indentOf(lines[i]) <= 4 {
-					// a second usage form ("tool [command]" after "tool [flags]"): keep the first
-					continue
-				} else {
-					u += " " + strings.TrimSpace(lines[i])
-				}
+			var forms []string
+			forms, i = usageForms(lines, i, first)
+			if c.Usage == "" && len(forms) > 0 {
+				c.Usage = forms[0]
 			}
-			if c.Usage == "" {
-				c.Usage = u
-			}
+			usages = append(usages, forms...)
 			seenUsage, cur = true, nil
 			continue
 		}
-		if isHeader(ln) {
+		if isHeader(ln) || optionsHeader(lines, i) {
 			cur = &section{kind: sectionKind(trim), header: trim}
 			sections = append(sections, cur)
 			continue
@@ -92,12 +84,14 @@ func parseHelp(text string) *Command {
 		c.About = p + "\n\n" + c.About
 	}
 	// A program's own help may call all its options global (urfave/cli's
-	// GLOBAL OPTIONS): they are its flags when it lists no others.
-	ownFlags := slices.ContainsFunc(sections, func(s *section) bool { return s.kind == "flags" })
+	// GLOBAL OPTIONS): they are its flags. A subcommand's help that lists
+	// its parent's options as global (cobra's Global Flags) accepts them
+	// too, after its name; that it lists them tells which of its parent's
+	// options it inherits.
 	for _, s := range sections {
 		items := helpItems(s.lines)
 		kind := s.kind
-		if kind == "global" && !ownFlags {
+		if kind == "global" {
 			kind = "flags"
 		}
 		switch kind {
@@ -116,7 +110,7 @@ func parseHelp(text string) *Command {
 					addFlag(c, it)
 					continue
 				}
-				c.Args = append(c.Args, &Arg{Name: strings.Fields(it.term)[0], Help: it.desc})
+				c.Args = append(c.Args, termArg(it))
 			}
 		case "flags", "other":
 			// A titled group of options ("INPUT:", "Output control:")
@@ -140,7 +134,7 @@ func parseHelp(text string) *Command {
 			}
 		}
 	}
-	usageArgs(c)
+	usageArgs(c, usages)
 	// urfave/cli prints "NAME:\n   jp - jp [<options>] <expression>": an
 	// app whose one-line usage is its synopsis, under a generic USAGE.
 	for _, sec := range sections {
@@ -153,10 +147,7 @@ func parseHelp(text string) *Command {
 				continue
 			}
 			if strings.HasPrefix(rest, name+" ") && strings.ContainsAny(rest, "<[") {
-				saved := c.Usage
-				c.Usage = rest
-				usageArgs(c)
-				c.Usage = saved
+				usageArgs(c, []string{rest})
 			} else if c.About == "" {
 				c.About = rest
 			}
@@ -164,6 +155,98 @@ func parseHelp(text string) *Command {
 		}
 	}
 	return c
+}
+
+// termArg reads an entry of an arguments section: "FILE", "<file>",
+// "[<query>]" (kong: optional), "<paths> ..." (several).
+func termArg(it *helpItem) *Arg {
+	fs := strings.Fields(it.term)
+	raw := fs[0]
+	a := &Arg{Help: it.desc}
+	a.Optional = strings.HasPrefix(raw, "[")
+	a.Variadic = strings.Contains(raw, "...") || len(fs) > 1 && strings.Trim(fs[1], "[]") == "..."
+	a.Name = strings.Trim(strings.TrimSuffix(strings.Trim(raw, "[]"), "..."), "[]<>")
+	if a.Name == "" {
+		a.Name = raw
+	}
+	return a
+}
+
+// usageForms reads the usage forms that follow a usage header at lines[i]
+// (first is the text on the header's own line) and returns them with the
+// index of the last line read. A form may wrap onto indented lines; a new
+// form starts with the program's name again ("age --decrypt ..." after
+// "age [--encrypt] ..."). A header alone on its line may be followed by a
+// blank line and captions ("Standard syntax:") among indented forms.
+func usageForms(lines []string, i int, first string) ([]string, int) {
+	var forms []string
+	prog := ""
+	add := func(form string) {
+		form = strings.TrimPrefix(form, "$ ")
+		if pre, rest, ok := strings.Cut(form, " | "); ok && !strings.ContainsAny(pre, "[(<{") {
+			form = strings.TrimSpace(rest) // "COMMAND | jc [OPTIONS] PARSER": what feeds it is no argument
+		}
+		if form == "" {
+			return
+		}
+		if prog == "" {
+			prog = strings.Fields(form)[0]
+		}
+		forms = append(forms, form)
+	}
+	if first != "" {
+		add(first)
+	}
+	blockOnly := first == ""
+	for i+1 < len(lines) {
+		next := lines[i+1]
+		t := strings.TrimSpace(next)
+		if t == "" {
+			// Only a header alone on its line lets blank lines part its
+			// forms; after a usage line, a blank line ends it (click's
+			// description follows, indented).
+			if !blockOnly {
+				break
+			}
+			j := i + 1
+			for j < len(lines) && strings.TrimSpace(lines[j]) == "" {
+				j++
+			}
+			if j == len(lines) || indentOf(lines[j]) == 0 || !usageLike(strings.TrimSpace(lines[j]), prog) {
+				break
+			}
+			i = j - 1
+			continue
+		}
+		if indentOf(next) == 0 || isHeader(next) && len(forms) > 0 {
+			break
+		}
+		i++
+		switch {
+		case strings.HasSuffix(t, ":") && len(strings.Fields(t)) <= 4:
+			// a caption: "Standard syntax:"
+		case len(forms) == 0:
+			add(t)
+		case strings.Fields(strings.TrimPrefix(t, "$ "))[0] == prog || !strings.HasPrefix(t, "[") && indentOf(next) <= 4 || strings.Contains(t, " | "+prog+" "):
+			add(t)
+		default:
+			forms[len(forms)-1] += " " + t
+		}
+	}
+	return forms, i
+}
+
+// usageLike reports whether an indented line after a blank one still
+// belongs to a usage: a caption or a form naming the program.
+func usageLike(t, prog string) bool {
+	if strings.HasSuffix(t, ":") && len(strings.Fields(t)) <= 4 {
+		return true
+	}
+	if prog == "" {
+		return true
+	}
+	t = strings.TrimPrefix(t, "$ ")
+	return strings.Fields(t)[0] == prog || strings.Contains(t, " | "+prog+" ") || strings.HasSuffix(t, " | "+prog)
 }
 
 // helpLines expands tabs, drops terminal escapes and trailing spaces.
@@ -210,6 +293,22 @@ func isHeader(ln string) bool {
 		return false
 	}
 	return len(strings.Fields(t)) <= 5
+}
+
+// optionsHeader reports whether lines[i] titles a group of options however
+// long its title ("Special modes - do not do any highlighting:"): a line
+// at the margin ending in a colon, the next one an indented option.
+func optionsHeader(lines []string, i int) bool {
+	t := strings.TrimSpace(lines[i])
+	if indentOf(lines[i]) > 1 || !strings.HasSuffix(t, ":") || len(t) > 80 || strings.HasPrefix(t, "-") {
+		return false
+	}
+	for _, next := range lines[i+1:] {
+		if n := strings.TrimSpace(next); n != "" {
+			return indentOf(next) > 0 && strings.HasPrefix(n, "-")
+		}
+	}
+	return false
 }
 
 var (
@@ -396,7 +495,9 @@ var (
 // "-n, --number N", "-name string" (Go), "--out=FILE", "--[no-]color".
 func addFlag(c *Command, it *helpItem) {
 	f := &Flag{Help: it.desc}
-	term := strings.ReplaceAll(it.term, " | ", ", ")
+	// "--override / --no-override" (click) names one switch twice.
+	term := strings.ReplaceAll(strings.ReplaceAll(it.term, " | ", ", "), " / -", ", -")
+	multi, listed := false, ""
 	var parts []string
 	for _, part := range splitTop(term, ",") {
 		// "-c --color" names one flag twice, without a comma.
@@ -422,7 +523,19 @@ func addFlag(c *Command, it *helpItem) {
 		} else if n, m, ok := strings.Cut(name, "="); ok {
 			name, meta = n, m
 		}
-		meta = strings.Trim(strings.TrimSpace(meta), "<>[]=")
+		if j := strings.Index(meta, " -"); j >= 0 {
+			// "-S STYLE -f formatter": -S wants -f too, a flag of its own
+			meta = meta[:j]
+		}
+		meta = strings.TrimSpace(meta)
+		if m := listedMetaRE.FindStringSubmatch(meta); m != nil {
+			listed = m[1] // click's "[always|never|auto]"
+		}
+		if fs := strings.Fields(meta); len(fs) > 1 && !slices.ContainsFunc(fs, func(w string) bool { return !placeholderWord(w) }) {
+			// "-H NAME TYPE", "-L [WHAT ...]": several values
+			multi, meta = true, fs[0]
+		}
+		meta = strings.Trim(meta, "<>[]=")
 		switch {
 		case strings.HasPrefix(name, "--"):
 			n := strings.TrimPrefix(name, "--")
@@ -444,7 +557,7 @@ func addFlag(c *Command, it *helpItem) {
 	if f.Long == "" && f.Short == "" {
 		return
 	}
-	if f.Long == "help" || f.Short == "h" && f.Long == "" || f.Long == "version" {
+	if f.Long == "help" || f.Short == "h" && f.Long == "" || f.Long == "version" || f.Metavar == "" && versionHelpRE.MatchString(f.Help) {
 		return
 	}
 	if m := defaultRE.FindStringSubmatch(f.Help); m != nil {
@@ -456,6 +569,8 @@ func addFlag(c *Command, it *helpItem) {
 	}
 	if m := choiceRE.FindStringSubmatch(f.Metavar); m != nil {
 		f.Choices = strings.Split(m[1], ",")
+	} else if listed != "" {
+		f.Choices = strings.Split(listed, "|")
 	} else if f.Metavar != "" {
 		f.Choices = proseChoices(f.Help)
 	}
@@ -474,9 +589,30 @@ func addFlag(c *Command, it *helpItem) {
 	if f.Default != nil {
 		f.Default = convert(f.Default.(string), f.Type)
 	}
+	if multi {
+		f.Type, f.Item, f.Default = "array", f.Type, nil
+	}
 	if c.flag(f.Long, f.Short) == nil {
 		c.Flags = append(c.Flags, f)
 	}
+}
+
+// versionHelpRE finds the help of a switch that prints the program's
+// version ("-V  Print the package version."), whatever its name.
+var versionHelpRE = lazyregexp.New(`(?i)^(?:print|show|display|output)s?\s+(?:the\s+)?(?:\w+\s+)?version(?:\s+(?:number|info(?:rmation)?))?(?:\s+and\s+exit)?\.?$`)
+
+// listedMetaRE finds a metavar that lists the values: "[always|never|auto]".
+var listedMetaRE = lazyregexp.New(`^[\[({]([A-Za-z0-9_.+-]+(?:\|[A-Za-z0-9_.+-]+)+)[\])}]$`)
+
+// placeholderWord reports whether w stands for a value in a flag's term:
+// "NAME", "<name>", "[WHAT", "...]", "...".
+func placeholderWord(w string) bool {
+	angle := strings.Contains(w, "<")
+	w = strings.Trim(strings.TrimSuffix(strings.Trim(w, "[]"), "..."), "[]<>")
+	if w == "" {
+		return true // "..."
+	}
+	return metaWordRE.MatchString(w) && (angle || w == strings.ToUpper(w) && w != strings.ToLower(w))
 }
 
 // goTypeWords are the type names Go's flag package and cobra print as
@@ -565,8 +701,42 @@ func streamWord(v string) bool {
 // usageArgs completes the positional arguments from the usage line: their
 // order, which are optional and which take several values. Arguments the
 // help did not list are added from the usage.
-func usageArgs(c *Command) {
-	toks := usageTokens(c.Usage)
+//
+// A help may show several forms ("age -r KEY [INPUT]", "age --decrypt
+// [INPUT]"): the arguments of all count, in the order first seen, and one
+// that some form with arguments of its own leaves out is optional. A form
+// without arguments ("tool --version") says nothing of them.
+func usageArgs(c *Command, forms []string) {
+	if forms == nil {
+		forms = []string{c.Usage}
+	}
+	var toks []usageTok
+	var seen []map[string]bool
+	for _, form := range forms {
+		ft := usageTokens(form)
+		if len(ft) == 0 {
+			continue
+		}
+		names := map[string]bool{}
+		for _, t := range ft {
+			key := strings.ToUpper(t.name)
+			names[key] = true
+			if j := slices.IndexFunc(toks, func(o usageTok) bool { return strings.ToUpper(o.name) == key }); j >= 0 {
+				toks[j].optional = toks[j].optional || t.optional
+				toks[j].variadic = toks[j].variadic || t.variadic
+				continue
+			}
+			toks = append(toks, t)
+		}
+		seen = append(seen, names)
+	}
+	for j := range toks {
+		for _, names := range seen {
+			if !names[strings.ToUpper(toks[j].name)] {
+				toks[j].optional = true
+			}
+		}
+	}
 	if len(toks) == 0 {
 		return
 	}
@@ -648,16 +818,16 @@ func usageTokens(usage string) []usageTok {
 	fields := strings.Fields(phraseArgRE.Regexp().ReplaceAllStringFunc(usage, phraseArg))
 
 	var out []usageTok
-	depth := 0
-	flagGroup := false
+	depth, pdepth := 0, 0 // within [...] and (...)
+	flagGroup, parenFlags := false, false
 	started := false
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
 		opens := strings.Count(f, "[")
 		closes := strings.Count(f, "]")
-		core := strings.Trim(f, "[]")
+		core := strings.Trim(f, "[]()")
 		variadic := strings.HasSuffix(core, "...") || (i+1 < len(fields) && strings.Trim(fields[i+1], "[]") == "...")
-		core = strings.Trim(strings.TrimSuffix(core, "..."), "[]") // click's "[PATHS]..."
+		core = strings.Trim(strings.TrimSuffix(core, "..."), "[]()") // click's "[PATHS]..."
 		optional := depth > 0 || opens > 0
 		if depth == 0 && opens > 0 {
 			flagGroup = strings.HasPrefix(core, "-")
@@ -666,7 +836,15 @@ func usageTokens(usage string) []usageTok {
 		if depth < 0 {
 			depth = 0
 		}
-		if strings.HasPrefix(core, "-") || (optional && flagGroup) {
+		// "(-r RECIPIENT | -R PATH)...": a required choice of options,
+		// none of its words a positional argument.
+		popens, pcloses := strings.Count(f, "("), strings.Count(f, ")")
+		if pdepth == 0 && popens > 0 {
+			parenFlags = strings.HasPrefix(core, "-")
+		}
+		inParens := pdepth > 0 || popens > 0
+		pdepth = max(pdepth+popens-pcloses, 0)
+		if strings.HasPrefix(core, "-") || (optional && flagGroup) || (inParens && parenFlags) {
 			started = true
 			continue
 		}
@@ -711,15 +889,22 @@ func usageTokens(usage string) []usageTok {
 var (
 	// proseChoiceRE finds a list of values written in a flag's help: "Level
 	// can be one of: major, minor, patch, or release", "choices are json,
-	// yaml and toml", "must be either asc or desc".
-	proseChoiceRE = lazyregexp.New(`(?i)\b(?:one of|choices? (?:are|is)|possible values (?:are|is)|valid values (?:are|is)|must be either|either)\s*:?\s*([^.;()]+)`)
-	choiceItemRE  = lazyregexp.New(`^["'\x60]?([A-Za-z0-9][\w.+-]*)["'\x60]?$`)
+	// yaml and toml", "must be either asc or desc", "Valid values:
+	// standard, doublestar, gitignore".
+	proseChoiceRE = lazyregexp.New(`(?i)\b(?:one of|choices? (?:are|is)|(?:possible|valid|allowed|accepted|supported) values(?: (?:are|is))?|must be either|either)\s*:?\s*([^.;()]+)`)
+	// quotedChoiceRE finds quoted values listed after a colon: `Format of
+	// output: "go" or "jsonl"`.
+	quotedChoiceRE = lazyregexp.New(`:\s*((?:["'\x60][\w.+-]+["'\x60]\s*(?:,\s*(?:or\s+)?|\bor\s+|\|\s*))+["'\x60][\w.+-]+["'\x60])`)
+	choiceItemRE   = lazyregexp.New(`^["'\x60]?([A-Za-z0-9][\w.+-]*)["'\x60]?$`)
 )
 
 // proseChoices returns the values a help text lists as the only ones a
 // flag takes, or nil: at least two, each one word.
 func proseChoices(help string) []string {
 	m := proseChoiceRE.FindStringSubmatch(help)
+	if m == nil {
+		m = quotedChoiceRE.FindStringSubmatch(help)
+	}
 	if m == nil {
 		return nil
 	}

@@ -101,6 +101,28 @@ Bump commands:
 			"CORE COMMANDS\n  auth:        Authenticate gh and git with GitHub\n  browse:      Open the repository in the browser\n\n" +
 			"FLAGS\n  --help      Show help for command\n  -R, --repo OWNER/REPO   Select another repository\n",
 			[]string{"auth", "browse"}, []string{"repo|R|string|OWNER/REPO"}, nil},
+		{"a section title of many words", "usage: pygmentize [-l LEXER] [-S STYLE -f formatter | -L [WHAT ...] | -C] [INPUTFILE]\n\n" +
+			"Main operation:\n  -l LEXER      Specify the lexer to use.\n  -f FORMATTER  Specify the formatter to use.\n\n" +
+			"Special modes - do not do any highlighting:\n  -S STYLE -f formatter\n                Print style definitions for STYLE.\n  -V            Print the package version.\n" +
+			"  -L [WHAT ...]\n                List lexers, formatters, styles or filters.\n  -H NAME TYPE  Print detailed help.\n  -C            Guess and print a lexer name.\n",
+			nil, []string{"|l|string|LEXER", "|f|string|FORMATTER", "|S|string|STYLE", "|L|array|WHAT", "|H|array|NAME", "|C|boolean|"}, []string{"INPUTFILE"}},
+		{"a required choice of options is no argument; every usage form counts", "Usage:\n" +
+			"    age [--encrypt] (-r RECIPIENT | -R PATH)... [--armor] [-o OUTPUT] [INPUT]\n" +
+			"    age --decrypt [-i PATH]... [-o OUTPUT] [INPUT]\n\nOptions:\n    -r, --recipient RECIPIENT   Encrypt to the specified RECIPIENT.\n",
+			nil, []string{"recipient|r|string|RECIPIENT"}, []string{"INPUT"}},
+		{"an argument only a later usage form shows", "Usage:\n    age-keygen [-pq] [-o OUTPUT]\n    age-keygen -y [-o OUTPUT] [INPUT]\n\n" +
+			"Options:\n    -o, --output OUTPUT       Write the result to the file at path OUTPUT.\n",
+			nil, []string{"output|o|string|OUTPUT"}, []string{"INPUT"}},
+		{"usage forms below a blank line and captions", "jc converts the output of many commands to JSON\n\nUsage:\n\n    Standard syntax:\n\n" +
+			"        COMMAND | jc [SLICE] [OPTIONS] PARSER\n\n        cat FILE | jc [SLICE] [OPTIONS] PARSER\n\n    Magic syntax:\n\n" +
+			"        jc [SLICE] [OPTIONS] COMMAND\n\nOptions:\n    -p,  --pretty         pretty print output\n",
+			nil, []string{"pretty|p|boolean|"}, []string{"SLICE", "PARSER"}},
+		{"kong's arguments", "Usage: tool [<query>] [flags]\n\nArguments:\n  [<query>]    Query to run.\n\nFlags:\n  -h, --help    Show context-sensitive help.\n",
+			nil, nil, []string{"query"}},
+		{"click's switch pair and listed values", "Usage: dotenv run [OPTIONS] [COMMANDLINE]...\n\nOptions:\n" +
+			"  -q, --quote [always|never|auto]\n                                  Whether to quote or not the variable values.\n" +
+			"  --override / --no-override  Override variables from the environment file\n                              with those from the .env file.\n",
+			nil, []string{"quote|q|string|always|never|auto", "override||boolean|"}, []string{"COMMANDLINE"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -169,6 +191,9 @@ func TestProseChoices(t *testing.T) {
 		{"output format; choices are json, yaml and toml", []string{"json", "yaml", "toml"}},
 		{"sort order, must be either asc or desc", []string{"asc", "desc"}},
 		{`one of "rsv", "csv" or "jsonl"`, []string{"rsv", "csv", "jsonl"}},
+		{"Valid values: standard, doublestar, gitignore", []string{"standard", "doublestar", "gitignore"}},
+		{`Format of output: "go" or "jsonl"`, []string{"go", "jsonl"}},
+		{`Path to the config file: "config.yaml" by default`, nil},
 		{"use one of the built-in styles or a file of your own", nil},
 		{"either a file or a directory", nil},
 		{"the column separator", nil},
@@ -176,5 +201,34 @@ func TestProseChoices(t *testing.T) {
 		if got := proseChoices(tc.help); !slices.Equal(got, tc.want) {
 			t.Errorf("proseChoices(%q) = %q, want %q", tc.help, got, tc.want)
 		}
+	}
+}
+
+// TestUsageArgOptional checks which positional arguments the usage makes
+// optional when it shows several forms or lists them kong's way.
+func TestUsageArgOptional(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, text string
+		want       map[string]bool // argument → optional
+	}{
+		{"every form has it, bracketed", "Usage:\n    age [--encrypt] (-r RECIPIENT | -R PATH)... [INPUT]\n    age --decrypt [-i PATH]... [INPUT]\n",
+			map[string]bool{"INPUT": true}},
+		{"one form leaves it out", "Usage:\n\n    COMMAND | jc [OPTIONS] PARSER\n\n    jc [SLICE] [OPTIONS] COMMAND\n",
+			map[string]bool{"PARSER": true, "SLICE": true}},
+		{"a form without arguments says nothing", "usage: tool FILE\n       tool --version\n", map[string]bool{"FILE": false}},
+		{"kong", "Usage: tool <name> [<query>]\n\nArguments:\n  <name>       Name.\n  [<query>]    Query to run.\n",
+			map[string]bool{"name": false, "query": true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			got := map[string]bool{}
+			for _, a := range parseHelp(tc.text).Args {
+				got[a.Name] = a.Optional
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("parseHelp(%q) args optional (-want +got):\n%s", tc.text, diff)
+			}
+		})
 	}
 }
