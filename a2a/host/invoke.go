@@ -411,6 +411,7 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 			}
 		}
 		bindSwitches(params, args, text)
+		bindFormats(sk, params, args, text, saved)
 		// A switch named for an output format (--json) is set when the
 		// text asks for that format ("reply with the JSON report").
 		for _, p := range params {
@@ -838,3 +839,77 @@ var metaSwitches = map[string]bool{"help": true, "version": true, "verbose": tru
 	"logging": true, "license": true, "man": true, "install": true, "upgrade": true, "update": true, "self": true}
 
 var negations = map[string]bool{"no": true, "not": true, "without": true, "don't": true, "dont": true, "never": true, "nor": true, "don’t": true}
+
+// formatNames name data and document formats as tools take them
+// (--to yaml, -f html, --in json); "yml" and "md" are said as written.
+var formatNames = map[string]bool{"json": true, "csv": true, "tsv": true, "yaml": true, "yml": true, "toml": true, "xml": true,
+	"html": true, "markdown": true, "md": true, "ndjson": true, "jsonl": true, "latex": true, "rst": true, "svg": true,
+	"png": true, "pdf": true, "ini": true, "hcl": true, "protobuf": true, "msgpack": true, "rtf": true, "bbcode": true}
+
+// bindFormats fills free-valued format parameters from the format names
+// the text says: an output format (--format, --to, --out, -f FORMATTER)
+// takes the one named after "to", "as" or "into", or the only one named;
+// an input format (--in, --from, --input-format) the one named after
+// "from" or "this", or that of the attached file. A parameter with a fixed
+// set of values is left to its enum.
+func bindFormats(sk *bundle.Skill, params []bundle.Param, args map[string]any, text string, saved []string) {
+	toks := tokens(text, "")
+	var named, after, from []string
+	for i, t := range toks {
+		if !formatNames[t.low] || slices.Contains(named, t.low) {
+			continue
+		}
+		named = append(named, t.low)
+		if i > 0 {
+			switch toks[i-1].low {
+			case "to", "as", "into", "in":
+				after = append(after, t.low)
+			case "from", "this", "these", "the":
+				from = append(from, t.low)
+			}
+		}
+	}
+	var fileFormat string
+	for _, f := range saved {
+		if ext := strings.TrimPrefix(strings.ToLower(path.Ext(f)), "."); formatNames[ext] {
+			fileFormat = ext
+		}
+	}
+	for _, p := range params {
+		if _, ok := args[p.Name]; ok || p.Type != "string" && p.Type != "" || p.IsPath() {
+			continue
+		}
+		if _, ok := propertyOf(sk, p.Name)["enum"]; ok {
+			continue
+		}
+		words := nameWords(p.Name)
+		if hasAny(words, map[string]bool{"date": true, "time": true, "datetime": true, "timestamp": true, "number": true, "log": true}) {
+			continue
+		}
+		in := hasAny(words, map[string]bool{"in": true, "input": true, "from": true, "source": true, "src": true})
+		out := hasAny(words, map[string]bool{"to": true, "out": true, "output": true, "target": true, "dest": true})
+		isFormat := hasAny(words, map[string]bool{"format": true, "formatter": true, "fmt": true}) || formatParamRE.MatchString(p.Description)
+		// A bare "--in"/"--to" names a format only beside the other
+		// ("--in json --out yaml") or when its description says so.
+		bare := len(words) == 1 && (words[0] == "in" || words[0] == "from" || words[0] == "to" || words[0] == "out")
+		switch {
+		case in && !out && (isFormat || bare):
+			switch {
+			case len(from) == 1:
+				args[p.Name] = from[0]
+			case fileFormat != "":
+				args[p.Name] = fileFormat
+			}
+		case out && (isFormat || bare) || isFormat && !in:
+			switch {
+			case len(after) == 1:
+				args[p.Name] = after[0]
+			case len(named) == 1 && named[0] != fileFormat:
+				args[p.Name] = named[0]
+			}
+		}
+	}
+}
+
+// formatParamRE finds a description that says a parameter names a format.
+var formatParamRE = lazyregexp.New(`(?i)\b(output|input|data|file|document)? ?format\b|\bformatter\b`)

@@ -65,6 +65,27 @@ skills:
     description: Print half an answer, then fail.
     params: {type: object, properties: {file: {type: string, format: path}}}
     run: [python3, -c, "import sys; print('partial result'); sys.stderr.write('boom: disk full\\n'); sys.exit(3)", "{{file}}"]
+  - id: convert
+    name: convert
+    description: Convert data read on standard input between formats.
+    params:
+      type: object
+      properties:
+        input: {type: string, format: path}
+        in: {type: string, description: The format of the input data.}
+        out: {type: string, description: The format of the output data.}
+    stdin: "{{input}}"
+    run: [python3, -c, "import sys; print(sys.argv[1:], len(sys.stdin.read()))", --in, "{{in}}", --out, "{{out}}"]
+  - id: highlight
+    name: highlight
+    description: Highlight source code.
+    params:
+      type: object
+      properties:
+        formatter: {type: string, description: Give the formatter name.}
+        lexer: {type: string, description: Give the lexer name.}
+        file: {type: string, format: path}
+    run: [python3, -c, "import sys; print(sys.argv[1:-1])", -f, "{{formatter}}", -l, "{{lexer}}", "{{file}}"]
   - id: hello
     name: hello
     description: Say nothing at all.
@@ -109,6 +130,12 @@ func TestHostIO(t *testing.T) {
 			want{state: a2a.TaskStateCompleted, output: "Cafe deja vu\n"}},
 		{"text to work on goes to the text flag", "translit", "Transliterate this.", []*a2a.Part{a2a.NewTextPart("Ærø naïve")},
 			want{state: a2a.TaskStateCompleted, output: "r naive\n"}},
+		{"formats from and to", "convert", "Convert this JSON file to YAML.", []*a2a.Part{file("d.json", "{}")},
+			want{state: a2a.TaskStateCompleted, output: "['--in', 'json', '--out', 'yaml'] 2\n"}},
+		{"the input format from the file", "convert", "Give me this as toml", []*a2a.Part{file("d.yaml", "a: 1\n")},
+			want{state: a2a.TaskStateCompleted, output: "['--in', 'yaml', '--out', 'toml'] 5\n"}},
+		{"a formatter named by the text", "highlight", "Highlight this Python file as HTML.", []*a2a.Part{file("h.py", "x = 1\n")},
+			want{state: a2a.TaskStateCompleted, output: "['-f', 'html']\n"}},
 		{"a failure keeps what was printed", "crash", "Do it.", nil,
 			want{state: a2a.TaskStateFailed, status: "boom: disk full\n[standard output]\npartial result"}},
 		{"an empty answer says so", "hello", "Say nothing.", nil,
