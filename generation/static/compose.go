@@ -596,7 +596,10 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 		var opts []string
 		for _, f := range c.Flags {
 			if h := firstSentences(f.Help, 1, 100); h != "" {
-				name := "--" + f.Long
+				name := f.Dashes + f.Long
+				if f.Dashes == "" {
+					name = "--" + f.Long
+				}
 				if f.Long == "" {
 					name = "-" + f.Short
 				}

@@ -130,7 +130,7 @@ func TestProjectSentenceOnce(t *testing.T) {
 	tools := []*Tool{
 		tool("age", "Usage:\n    age [--encrypt] (-r RECIPIENT | -R PATH)... [--armor] [-o OUTPUT] [INPUT]\n\nOptions:\n    -a, --armor   Encrypt to a PEM encoded format.\n"),
 		tool("age-inspect", "Usage:\n    age-inspect [--json] [INPUT]\n\nOptions:\n    --json                      Output machine-readable JSON.\n"),
-		tool("age-keygen", "Usage:\n    age-keygen [-pq] [-o OUTPUT]\n\nOptions:\n    -o, --output OUTPUT       Write the result to the file at path OUTPUT.\n"),
+		tool("age-keygen", "Usage:\n    age-keygen [-pq] [-o OUTPUT]\n\nOptions:\n    -pq                       Generate a post-quantum key pair.\n"),
 	}
 	b := compose(nil, tools, readme, Options{Name: "age"})
 	var with []string
@@ -143,6 +143,9 @@ func TestProjectSentenceOnce(t *testing.T) {
 			t.Errorf("compose(): description %q given twice", sk.Description)
 		}
 		descs[sk.Description] = true
+	}
+	if got, want := b.Skills[2].Description, "Run age-keygen (usage: age-keygen [-pq] [-o OUTPUT]). Options: -pq: Generate a post-quantum key pair."; got != want {
+		t.Errorf("compose(): age-keygen's description = %q, want %q", got, want)
 	}
 	if want := []string{"age"}; !slices.Equal(with, want) {
 		t.Errorf("compose(): skills described by the README's opening = %q, want %q", with, want)
