@@ -116,12 +116,19 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	if err != nil {
 		return nil, err
 	}
+	// Every file in the work directory before the run — the attached
+	// files and those made of the message's text — is an input.
 	before := map[string][sha256.Size]byte{}
-	for _, f := range saved {
-		if data, err := os.ReadFile(filepath.Join(work, f)); err == nil {
-			before[f] = sha256.Sum256(data)
+	_ = filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
 		}
-	}
+		if data, err := os.ReadFile(p); err == nil {
+			rel, _ := filepath.Rel(work, p)
+			before[filepath.ToSlash(rel)] = sha256.Sum256(data)
+		}
+		return nil
+	})
 	if progress != nil {
 		progress(fmt.Sprintf("running skill %s", sk.ID))
 	}
@@ -911,5 +918,8 @@ func bindFormats(sk *bundle.Skill, params []bundle.Param, args map[string]any, t
 	}
 }
 
-// formatParamRE finds a description that says a parameter names a format.
-var formatParamRE = lazyregexp.New(`(?i)\b(output|input|data|file|document)? ?format\b|\bformatter\b`)
+// formatParamRE finds a description that says its parameter names a
+// format ("The format of the output data.", "Specify the formatter to
+// use.", "output format"); not one that only mentions a formatter
+// ("Formatter-specific argument", "for a formatter given with -f").
+var formatParamRE = lazyregexp.New(`(?i)^\s*(?:(?:specify|give|set|choose|select|use)\s+)?(?:the\s+|an?\s+)?(?:(?:output|input|data|file|document|result)\s+)?(?:format|formatter)(?:\s|[.,:;]|$)|\bformat (?:of|for) the (?:output|input|result|data)\b|\b(?:output|input) format\b`)

@@ -84,8 +84,10 @@ skills:
       properties:
         formatter: {type: string, description: Give the formatter name.}
         lexer: {type: string, description: Give the lexer name.}
+        style: {type: string, description: Print style definitions for STYLE for a formatter given with -f.}
+        a: {type: string, description: Formatter-specific additional argument for the -S (print style sheet) mode.}
         file: {type: string, format: path}
-    run: [python3, -c, "import sys; print(sys.argv[1:-1])", -f, "{{formatter}}", -l, "{{lexer}}", "{{file}}"]
+    run: [python3, -c, "import sys; print(sys.argv[1:-1])", -f, "{{formatter}}", -l, "{{lexer}}", -S, "{{style}}", -a, "{{a}}", "{{file}}"]
   - id: hello
     name: hello
     description: Say nothing at all.
@@ -117,7 +119,7 @@ func TestHostIO(t *testing.T) {
 		{"findings with status 1 are the answer", "lint", "Find unused imports in this file.", []*a2a.Part{file("bad.py", "import os\n")},
 			want{state: a2a.TaskStateCompleted, output: "bad.py:1: 'os' imported but unused\n", status: "exited with status 1"}},
 		{"pasted code reaches an optional file operand", "lint", "Is anything wrong with this code?", []*a2a.Part{a2a.NewTextPart("import os\n")},
-			want{state: a2a.TaskStateCompleted, output: "path.txt:1: 'os' imported but unused\n", status: "exited with status 1"}},
+			want{state: a2a.TaskStateCompleted, output: "path.txt:1: 'os' imported but unused\n", status: "exited with status 1", files: map[string]string{}}},
 		{"a file changed in place comes back", "fmt", "Format this YAML.", []*a2a.Part{file("a.yaml", "k:  v\n"), file("b.yaml", "k: v\n")},
 			want{state: a2a.TaskStateCompleted, files: map[string]string{"a.yaml": "k: v\n"}}},
 		{"a dot file keeps its name", "getenv", "What is DB in this env file?", []*a2a.Part{file(".env", "DB=pg\n")},
