@@ -149,10 +149,16 @@ func pick(sk *bundle.Skill, p bundle.Param, text, work string, files []string) s
 			return h
 		}
 	}
+	// A quoted phrase is the value, unless the parameter holds a kind of
+	// token (a version, a URL, a key) the phrase is not and the text
+	// writes one of: GREETING in `make it GREETING="hello there"`.
+	vs := kindTokens(sk, p, text)
 	if q := quoted(text); q != "" {
-		return q
+		if re := kindOf(sk, p); re == nil || re.MatchString(q) || len(vs) != 1 {
+			return q
+		}
 	}
-	if vs := kindTokens(sk, p, text); len(vs) == 1 {
+	if len(vs) == 1 {
 		return vs[0]
 	}
 	return ""
@@ -821,6 +827,8 @@ func kindTokens(sk *bundle.Skill, p bundle.Param, text string) []string {
 	for _, t := range toks {
 		if re.MatchString(t.s) {
 			add(t.s)
+		} else if k, _, ok := strings.Cut(t.s, "="); ok && re.MatchString(k) {
+			add(k) // KEY=value
 		}
 	}
 	if len(out) == 0 {

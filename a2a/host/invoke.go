@@ -13,6 +13,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -403,6 +404,7 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 			for k, v := range pickAll(sk, reqd, text, work, saved) {
 				args[k] = v
 			}
+			bindAssigned(reqd, args, text)
 		case len(reqd) == 0:
 			// Beside optional flags (--separator), the one positional
 			// string or list of strings (slugify [input_string ...]) is
@@ -923,3 +925,33 @@ func bindFormats(sk *bundle.Skill, params []bundle.Param, args map[string]any, t
 // use.", "output format"); not one that only mentions a formatter
 // ("Formatter-specific argument", "for a formatter given with -f").
 var formatParamRE = lazyregexp.New(`(?i)^\s*(?:(?:specify|give|set|choose|select|use)\s+)?(?:the\s+|an?\s+)?(?:(?:output|input|data|file|document|result)\s+)?(?:format|formatter)(?:\s|[.,:;]|$)|\bformat (?:of|for) the (?:output|input|result|data)\b|\b(?:output|input) format\b`)
+
+// bindAssigned fills a value parameter from the text's assignment to the
+// key already bound: "Set DEBUG to false", "DEBUG=false", "DEBUG: false".
+func bindAssigned(ps []bundle.Param, args map[string]any, text string) {
+	var key string
+	for _, p := range ps {
+		if k, ok := args[p.Name].(string); ok && hasAny(nameWords(p.Name), map[string]bool{"key": true, "name": true, "var": true, "variable": true, "field": true}) {
+			key = k
+		}
+	}
+	if key == "" {
+		return
+	}
+	for _, p := range ps {
+		if _, ok := args[p.Name]; ok || !hasAny(nameWords(p.Name), map[string]bool{"value": true, "val": true}) {
+			continue
+		}
+		re, err := regexp.Compile(`(?:^|[\s"'])` + regexp.QuoteMeta(key) + `(?:\s*[=:]\s*|\s+(?:to|as|=)\s+)("[^"]*"|'[^']*'|[^\s,;]+)`)
+		if err != nil {
+			return
+		}
+		if m := re.FindStringSubmatch(text); m != nil {
+			v := strings.Trim(m[1], `"'`)
+			if q := m[1]; q[0] != '"' && q[0] != '\'' {
+				v = strings.TrimRight(v, ".!?")
+			}
+			args[p.Name] = v
+		}
+	}
+}

@@ -38,6 +38,11 @@ skills:
     description: Print the value of a key in a dotenv file.
     params: {type: object, properties: {file: {type: string, format: path}, key: {type: string}}, required: [file, key]}
     run: [python3, -c, "import os, sys\nfor l in open(sys.argv[1]):\n  k, _, v = l.strip().partition('=')\n  if k == sys.argv[2]: print(os.path.basename(sys.argv[1]) + ': ' + v)", "{{file}}", "{{key}}"]
+  - id: setenv
+    name: setenv
+    description: Set a key to a value in a dotenv file.
+    params: {type: object, properties: {file: {type: string, format: path}, key: {type: string}, value: {type: string}}, required: [file, key, value]}
+    run: [python3, -c, "import sys; print(sys.argv[2] + '=' + sys.argv[3])", "{{file}}", "{{key}}", "{{value}}"]
   - id: fix
     name: fix
     description: Fix style problems in a Python file.
@@ -124,6 +129,10 @@ func TestHostIO(t *testing.T) {
 			want{state: a2a.TaskStateCompleted, files: map[string]string{"a.yaml": "k: v\n"}}},
 		{"a dot file keeps its name", "getenv", "What is DB in this env file?", []*a2a.Part{file(".env", "DB=pg\n")},
 			want{state: a2a.TaskStateCompleted, output: ".env: pg\n"}},
+		{"a value assigned to the key", "setenv", "Set DEBUG to false in this env file.", []*a2a.Part{file(".env", "DEBUG=true\n")},
+			want{state: a2a.TaskStateCompleted, output: "DEBUG=false\n"}},
+		{"a quoted value assigned with =", "setenv", `In this file, make it GREETING="hello there".`, []*a2a.Part{file(".env", "A=1\n")},
+			want{state: a2a.TaskStateCompleted, output: "GREETING=hello there\n"}},
 		{"switches the text names", "fix", "Fix this file aggressively and show me the diff, verbose please.", []*a2a.Part{file("m.py", "x=1\n")},
 			want{state: a2a.TaskStateCompleted, output: "--aggressive --diff\n"}},
 		{"a negated switch stays off", "fix", "Fix this file aggressively, without a diff.", []*a2a.Part{file("m.py", "x=1\n")},
