@@ -56,6 +56,15 @@ func Run(ctx context.Context, spec Spec) *Result {
 	if env == nil {
 		env = []string{"PATH=/usr/local/bin:/usr/bin:/bin"}
 	}
+	// The limit that applies is the earlier of the spec's and the caller's
+	// deadline (an attempt's budget): a timeout names that one.
+	limit := spec.Timeout
+	if d, ok := ctx.Deadline(); ok && time.Until(d) < limit {
+		limit = time.Until(d).Round(time.Millisecond)
+		if limit >= time.Second {
+			limit = limit.Round(time.Second)
+		}
+	}
 	ctx, cancel := context.WithTimeout(ctx, spec.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, spec.Argv[0], spec.Argv[1:]...)
@@ -99,7 +108,7 @@ func Run(ctx context.Context, spec Spec) *Result {
 	}
 	switch {
 	case res.TimedOut:
-		res.Err = fmt.Errorf("%q timed out after %s and was killed", name, spec.Timeout)
+		res.Err = fmt.Errorf("%q timed out after %s and was killed", name, limit)
 	case ctx.Err() != nil:
 		res.Err = fmt.Errorf("%q: %w", name, ctx.Err())
 	case res.ExitCode != 0:

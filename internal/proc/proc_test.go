@@ -1,6 +1,7 @@
 package proc
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -43,5 +44,20 @@ func TestRunBoundsOutputAndReportsExit(t *testing.T) {
 	}
 	if res := Run(t.Context(), Spec{Argv: []string{"/nonexistent/program"}}); res.Err == nil || !strings.Contains(res.Err.Error(), "start") {
 		t.Errorf("a missing program gave %v", res.Err)
+	}
+}
+
+// TestRunNamesTheCallersDeadline runs a program under a caller's deadline
+// shorter than the spec's timeout: the error names the limit that killed it.
+func TestRunNamesTheCallersDeadline(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Second)
+	defer cancel()
+	res := Run(ctx, Spec{Argv: []string{"sleep", "30"}, Env: os.Environ(), Timeout: 10 * time.Minute})
+	if !res.TimedOut || res.Err == nil {
+		t.Fatalf("Run = %+v, want a timeout", res)
+	}
+	if msg := res.Err.Error(); strings.Contains(msg, "10m0s") || !strings.Contains(msg, "timed out after 2s") {
+		t.Errorf("Run(deadline 2s, timeout 10m).Err = %q, want the caller's limit", msg)
 	}
 }
