@@ -814,7 +814,7 @@ func bindSwitches(params []bundle.Param, args map[string]any, text string) {
 			continue
 		}
 		words := nameWords(p.Name)
-		if len(words) == 0 || len(strings.Join(words, "")) < 3 || hasAny(words, metaSwitches) || words[0] == "no" || words[0] == "not" {
+		if len(words) == 0 || len(strings.Join(words, "")) < 2 || hasAny(words, metaSwitches) || words[0] == "no" || words[0] == "not" {
 			continue
 		}
 		want := make([]string, len(words))

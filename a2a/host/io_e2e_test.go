@@ -38,6 +38,17 @@ skills:
     description: Print the value of a key in a dotenv file.
     params: {type: object, properties: {file: {type: string, format: path}, key: {type: string}}, required: [file, key]}
     run: [python3, -c, "import os, sys\nfor l in open(sys.argv[1]):\n  k, _, v = l.strip().partition('=')\n  if k == sys.argv[2]: print(os.path.basename(sys.argv[1]) + ': ' + v)", "{{file}}", "{{key}}"]
+  - id: parse
+    name: parse
+    description: Parse command output read on standard input into JSON.
+    params:
+      type: object
+      properties:
+        input: {type: string, format: path}
+        ps: {type: boolean, description: "` + "`ps`" + ` command parser."}
+        df: {type: boolean, description: "` + "`df`" + ` command parser."}
+    stdin: "{{input}}"
+    run: [python3, -c, "import sys; print(sys.argv[1:], sys.stdin.readline().split()[0])", --ps, "{{ps}}", --df, "{{df}}"]
   - id: setenv
     name: setenv
     description: Set a key to a value in a dotenv file.
@@ -135,6 +146,8 @@ func TestHostIO(t *testing.T) {
 			want{state: a2a.TaskStateCompleted, output: "GREETING=hello there\n"}},
 		{"switches the text names", "fix", "Fix this file aggressively and show me the diff, verbose please.", []*a2a.Part{file("m.py", "x=1\n")},
 			want{state: a2a.TaskStateCompleted, output: "--aggressive --diff\n"}},
+		{"a switch named like a command", "parse", "Convert this ps output to JSON.", []*a2a.Part{file("ps.txt", "USER PID\nroot 1\n")},
+			want{state: a2a.TaskStateCompleted, output: "['--ps'] USER\n"}},
 		{"a negated switch stays off", "fix", "Fix this file aggressively, without a diff.", []*a2a.Part{file("m.py", "x=1\n")},
 			want{state: a2a.TaskStateCompleted, output: "--aggressive\n"}},
 		{"the text after the instruction's colon", "translit", "Transliterate to ASCII: Café déjà vu", nil,
