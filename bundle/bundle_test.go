@@ -82,6 +82,33 @@ func TestLoadGood(t *testing.T) {
 	}
 }
 
+// TestWithDefaultsEmptyString checks that an empty string default leaves
+// its flag out rather than passing it an empty value.
+func TestWithDefaultsEmptyString(t *testing.T) {
+	t.Parallel()
+	b, err := Parse("agent.yaml", []byte(`version: 1
+name: x
+description: y
+skills:
+  - id: a
+    name: A
+    description: d
+    params: {type: object, properties: {ignore: {type: string, default: ""}, jobs: {type: integer, default: 1}}}
+    run: [fix, --ignore, "{{ignore}}", --jobs, "{{jobs}}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := b.Skill("a")
+	argv, err := sk.Argv(Vars{}, sk.WithDefaults(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"fix", "--jobs", "1"}, argv); diff != "" {
+		t.Errorf("Argv() mismatch (-want +got):\n%s", diff)
+	}
+}
+
 func TestLoadProblems(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

@@ -104,13 +104,18 @@ func (sk *Skill) ParamsSchema() map[string]any {
 }
 
 // WithDefaults returns a copy of args with the schema's defaults filled in
-// for absent parameters.
+// for absent parameters. An empty string default is no value: the
+// parameter stays absent, so that [--ignore, "{{ignore}}"] leaves the
+// program its own default rather than passing --ignore "".
 func (sk *Skill) WithDefaults(args map[string]any) map[string]any {
 	out := maps.Clone(args)
 	if out == nil {
 		out = map[string]any{}
 	}
 	for _, p := range sk.ParamList() {
+		if s, ok := p.Default.(string); ok && s == "" {
+			continue
+		}
 		if _, ok := out[p.Name]; !ok && p.HasDefault {
 			out[p.Name] = p.Default
 		}
