@@ -48,7 +48,8 @@ type Options struct {
 	// NoProbe skips running the tools' --help (source analysis only).
 	NoProbe bool
 	// InstallSystemDeps installs the Debian packages of missing Python
-	// modules with apt-get (the --install-system-deps option).
+	// modules and Node dependencies with apt-get (the
+	// --install-system-deps option).
 	InstallSystemDeps bool
 	// SetupTimeout bounds each setup command (default 10 minutes);
 	// ProbeTimeout each help probe (default 20 seconds).
@@ -137,7 +138,9 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 			tools = append(tools, pythonTools(sc, pyEnv)...)
 		}
 	}
-	tools = append(tools, nodeTools(r)...)
+	nts, notes := nodeTools(ctx, r, opts, logw)
+	tools = append(tools, nts...)
+	res.Notes = append(res.Notes, notes...)
 	// Beside a program in another language, the shell scripts under
 	// scripts/ maintain the repository (builds, hooks, releases).
 	program := slices.ContainsFunc(tools, func(t *Tool) bool { return !t.Loose })
@@ -201,9 +204,9 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	prepare := func(t *Tool) bool {
 		fail := func(note string) bool {
 			res.Notes = append(res.Notes, note)
-			if firstErr == nil {
-				firstErr = errors.New(note)
-			}
+			// Every tool's reason, not only the first: the error is all
+			// a failed generation reports.
+			firstErr = errors.Join(firstErr, errors.New(note))
 			return false
 		}
 		if err := runSetup(ctx, abs, bdir, t, env, opts.SetupTimeout, logw, done); err != nil {
