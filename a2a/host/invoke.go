@@ -462,6 +462,7 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 				}
 			}
 		}
+		bindNamedValues(sk, params, args, text, target)
 		if target != "" {
 			v := payload
 			if !explicit {
@@ -955,3 +956,69 @@ func bindAssigned(ps []bundle.Param, args map[string]any, text string) {
 		}
 	}
 }
+
+// bindNamedValues fills an optional string setting the text names beside
+// its value: "to the recipient age1ql3z…" for --recipient, "the monokai
+// style" for --style. Words that say only that a parameter takes a file
+// or text, and the settings that change how a tool talks, are no names;
+// a value must look like one (not "the", not a file the message brought).
+func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]any, text, target string) {
+	toks := tokens(text, "")
+	for _, p := range params {
+		if _, ok := args[p.Name]; ok || p.Name == target || p.IsPath() || p.Required {
+			continue
+		}
+		if p.Type != "string" && !(p.Type == "array" && stringList(sk, p)) {
+			continue
+		}
+		if _, ok := propertyOf(sk, p.Name)["enum"]; ok {
+			continue
+		}
+		words := nameWords(p.Name)
+		if len(words) == 0 {
+			continue
+		}
+		name := words[len(words)-1]
+		if len(name) < 3 || fileWords[name] || textWords[name] || outWords[name] || metaSwitches[name] || formatNames[name] {
+			continue
+		}
+		re := kindOf(sk, p)
+		var found []string
+		for i, t := range toks {
+			if bm25.Stem(t.low) != bm25.Stem(name) {
+				continue
+			}
+			// The value after the name ("recipient X"), or between an
+			// article and the name ("the X style").
+			if i+1 < len(toks) && valueLike(toks[i+1]) && (re == nil || re.MatchString(toks[i+1].s)) {
+				found = append(found, toks[i+1].s)
+			} else if i >= 2 && articles[toks[i-2].low] && valueLike(toks[i-1]) && (re == nil || re.MatchString(toks[i-1].s)) {
+				found = append(found, toks[i-1].s)
+			}
+		}
+		if len(found) != 1 {
+			continue
+		}
+		if p.Type == "array" {
+			args[p.Name] = []any{found[0]}
+		} else {
+			args[p.Name] = found[0]
+		}
+	}
+}
+
+var articles = map[string]bool{"the": true, "a": true, "an": true, "this": true, "that": true, "my": true, "our": true, "your": true}
+
+// valueLike reports whether a token can be a setting's value: not a word
+// that only joins others ("to", "with", "and"), not a sentence's verb.
+func valueLike(t token) bool {
+	if len(t.s) == 0 || functionWords[t.low] || articles[t.low] {
+		return false
+	}
+	return true
+}
+
+var functionWords = map[string]bool{"to": true, "of": true, "for": true, "with": true, "and": true, "or": true, "in": true, "on": true,
+	"at": true, "by": true, "from": true, "into": true, "as": true, "is": true, "are": true, "be": true, "it": true, "its": true,
+	"using": true, "use": true, "please": true, "then": true, "but": true, "not": true, "no": true, "if": true, "so": true,
+	"file": true, "files": true, "text": true, "which": true, "what": true, "when": true, "where": true, "how": true}

@@ -189,8 +189,6 @@ func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[st
 	flagArgs := func(flags []*Flag) []string {
 		var out []string
 		for _, f := range flags {
-			n := pname(flagParamName(f, flags, c.Args))
-			props[n] = flagSchema(f)
 			flag := "-" + f.Short
 			if f.Long != "" {
 				flag = f.Dashes + f.Long
@@ -198,7 +196,30 @@ func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[st
 					flag = "--" + f.Long
 				}
 			}
-			out = append(out, flag, "{{"+n+"}}")
+			if on, _ := f.Default.(bool); on && f.Type == "boolean" && f.Negation != "" && f.Metavar == "" {
+				// A switch on by default is turned off by its negative
+				// form, a switch of its own.
+				n := pname(f.Negation)
+				props[n] = negationSchema(f)
+				out = append(out, "--"+f.Negation, "{{"+n+"}}")
+				continue
+			}
+			n := pname(flagParamName(f, flags, c.Args))
+			props[n] = flagSchema(f)
+			switch {
+			case f.Type == "boolean" && f.Metavar != "":
+				// "--export BOOLEAN" takes true or false as a value;
+				// joined to the flag, the value is not read as a switch.
+				out = append(out, joined(f, flag)+"{{"+n+"}}")
+			case f.OptionalValue && f.Attached:
+				// "--color[=WHEN]": the flag alone, or with a value
+				// joined to it, a parameter of its own.
+				v := pname(n + "_value")
+				props[v] = optionalValueSchema(f)
+				out = append(out, joined(f, flag)+"{{"+v+"}}", flag, "{{"+n+"}}")
+			default:
+				out = append(out, flag, "{{"+n+"}}")
+			}
 			if f.Required {
 				required = append(required, n)
 			}
@@ -212,14 +233,22 @@ func skillFor(t *Tool, path []string, c *Command, prefix string, sections map[st
 		run = append(run, flagArgs(inheritedFlags(parent, c))...)
 		run = append(run, path[i])
 	}
-	run = append(run, own...)
+	var operands []string
 	for _, a := range c.Args {
 		n := pname(a.Name)
 		props[n] = argSchema(a)
-		run = append(run, "{{"+n+"}}")
+		operands = append(operands, "{{"+n+"}}")
 		if !a.Optional {
 			required = append(required, n)
 		}
+	}
+	if slices.ContainsFunc(c.Flags, func(f *Flag) bool { return f.OptionalValue && !f.Attached }) {
+		// An option whose value may be left out ("-m [options]") takes
+		// the next word for its value: the operands go first, where no
+		// option can take them ("uglifyjs app.js -c -m").
+		run = append(append(run, operands...), own...)
+	} else {
+		run = append(append(run, own...), operands...)
 	}
 	sk.Params = map[string]any{"type": "object", "properties": props}
 	if len(required) > 0 {
@@ -251,16 +280,56 @@ func parentsOf(root *Command, path []string) []*Command {
 // and the subcommand's help does not list them. A subcommand whose help
 // lists some of them itself (cobra's Global Flags, argparse's parents=)
 // says which apply, and inherits nothing more.
+//
+// Only options the group's own help lists are its own: a Go program's
+// flags read from source may belong to its subcommands' flag sets, which
+// the root's help does not show ("imgtool info" is no "imgtool --quality
+// 90 info").
 func inheritedFlags(parent, leaf *Command) []*Flag {
 	if parent == nil {
 		return nil
 	}
+	var out []*Flag
 	for _, f := range parent.Flags {
 		if leaf.flag(f.Long, f.Short) != nil {
 			return nil
 		}
+		if helpLists(parent.Help, f) {
+			out = append(out, f)
+		}
 	}
-	return parent.Flags
+	return out
+}
+
+// helpLists reports whether a help text names flag f (--long or -s).
+func helpLists(help string, f *Flag) bool {
+	for _, name := range []string{f.Long, f.Short} {
+		if name == "" {
+			continue
+		}
+		dash := "--"
+		if len(name) == 1 {
+			dash = "-"
+		}
+		for rest := help; ; {
+			i := strings.Index(rest, dash+name)
+			if i < 0 {
+				break
+			}
+			end := i + len(dash) + len(name)
+			before := i == 0 || !isWordByte(rest[i-1]) && rest[i-1] != '-'
+			after := end == len(rest) || !isWordByte(rest[end]) && rest[end] != '-'
+			if before && after {
+				return true
+			}
+			rest = rest[end:]
+		}
+	}
+	return false
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
 }
 
 // metaNameRE takes the name from a metavar: "LEXER", "FILTER[:options]",
@@ -410,6 +479,66 @@ func flagSchema(f *Flag) map[string]any {
 		s["default"] = true
 	}
 	if len(f.Choices) > 0 && typ == "string" {
+		var enum []any
+		for _, c := range f.Choices {
+			enum = append(enum, c)
+		}
+		s["enum"] = enum
+	}
+	switch {
+	case f.OptionalValue && f.Attached:
+		// the switch; its value is a parameter of its own
+		s = map[string]any{"type": "boolean"}
+		if desc != "" {
+			s["description"] = desc
+		}
+	case f.OptionalValue && typ != "array" && typ != "boolean":
+		// "--compress [options]": true gives the flag alone, a value
+		// gives the flag and the value. The first type is what a caller
+		// usually gives: a switch, unless the values are listed.
+		if e, ok := s["enum"].([]any); ok {
+			s["type"] = []any{typ, "boolean"}
+			s["enum"] = append(e, true)
+		} else {
+			s["type"] = []any{"boolean", typ}
+		}
+		delete(s, "default")
+		if isOutput(f) {
+			s["description"] = desc
+		}
+	}
+	return s
+}
+
+// joined returns how a value is joined to a flag: "--name=", "-n=" (Go's
+// one-dash names), "-n" (a short option).
+func joined(f *Flag, flag string) string {
+	if f.Long == "" {
+		return flag
+	}
+	return flag + "="
+}
+
+// negationSchema is the schema of the negative form of a switch on by
+// default ("--no-override").
+func negationSchema(f *Flag) map[string]any {
+	s := map[string]any{"type": "boolean"}
+	d := "Turn off --" + f.Long + ", which is on by default"
+	if h := strings.TrimSuffix(sentence(f.Help), "."); h != "" {
+		d += " (" + f.Long + ": " + h + ")"
+	}
+	s["description"] = sentence(d)
+	return s
+}
+
+// optionalValueSchema is the schema of the value of a flag whose value
+// may be left out and is then joined to it ("--color=always").
+func optionalValueSchema(f *Flag) map[string]any {
+	s := map[string]any{"type": "string"}
+	if d := sentence(f.Help); d != "" {
+		s["description"] = sentence("The value of --" + f.Long + ": " + strings.TrimSuffix(d, "."))
+	}
+	if len(f.Choices) > 0 {
 		var enum []any
 		for _, c := range f.Choices {
 			enum = append(enum, c)
@@ -689,18 +818,34 @@ func sentence(s string) string {
 	return s
 }
 
+// examplesFor returns up to three examples of a skill as requests a
+// router can match: the captions its help gives its examples ("Count a
+// specific folder"); failing those, its command lines, as "Run `…`".
 func examplesFor(t *Tool, path []string, c *Command) []string {
-	var out []string
+	var requests, commands []string
 	want := strings.Join(append([]string{t.Name}, path...), " ")
 	for _, e := range c.Examples {
-		if strings.HasPrefix(e, want+" ") || len(path) == 0 || !strings.HasPrefix(e, t.Name+" ") {
-			out = append(out, e)
+		if !shellExample(e, t.Name) {
+			requests = append(requests, sentence(e))
+			continue
 		}
-		if len(out) == 3 {
-			break
+		if strings.HasPrefix(e, want+" ") || len(path) == 0 || !strings.HasPrefix(e, t.Name+" ") {
+			commands = append(commands, "Run `"+e+"`")
 		}
 	}
-	return out
+	out := requests
+	if len(out) == 0 {
+		out = commands
+	}
+	return out[:min(len(out), 3)]
+}
+
+// shellExample reports whether an example is a command line: it starts
+// with the program's name, feeds a pipe or names a file by its path.
+func shellExample(e, prog string) bool {
+	first, _, _ := strings.Cut(e, " ")
+	return first == prog || slices.Contains(strings.Fields(e), prog) || strings.Contains(e, " | ") || strings.ContainsAny(first, "/.=") || strings.HasPrefix(first, "-") ||
+		strings.HasSuffix(first, prog) || len(strings.Fields(e)) == 1
 }
 
 func bundleDescription(tools []*Tool, readmeText string, skills []bundle.Skill) string {

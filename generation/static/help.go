@@ -14,7 +14,7 @@ import (
 // shapes argparse, click, cobra, Go's flag package and hand-written usage
 // texts take; what it does not recognise it leaves out.
 func parseHelp(text string) *Command {
-	c := &Command{}
+	c := &Command{Help: text}
 	lines := helpLines(text)
 	type section struct {
 		kind, header string
@@ -41,9 +41,13 @@ func parseHelp(text string) *Command {
 				first = strings.TrimSpace(trim[len("usage:"):])
 			}
 			var forms []string
-			forms, i = usageForms(lines, i, first)
+			var desc string
+			forms, i, desc = usageForms(lines, i, first)
 			if c.Usage == "" && len(forms) > 0 {
 				c.Usage = forms[0]
+			}
+			if desc != "" {
+				pre = append(pre, "", desc, "")
 			}
 			usages = append(usages, forms...)
 			seenUsage, cur = true, nil
@@ -54,9 +58,18 @@ func parseHelp(text string) *Command {
 			sections = append(sections, cur)
 			continue
 		}
+		if cur != nil && proseLine(ln) && cur.kind != "other" && slices.ContainsFunc(cur.lines, func(l string) bool { return indentOf(l) > 0 }) {
+			// A paragraph at the margin after an indented list ends the
+			// list: it describes the program (age-keygen's text after its
+			// options).
+			cur = nil
+		}
 		switch {
 		case cur != nil:
 			cur.lines = append(cur.lines, ln)
+		case !seenUsage && optionErrorRE.MatchString(trim):
+			// "figlet: invalid option -- '-'": the program did not take
+			// --help, and said so before its usage.
 		case !seenUsage:
 			pre = append(pre, ln)
 		default:
@@ -121,18 +134,11 @@ func parseHelp(text string) *Command {
 				}
 			}
 		case "examples":
-			for _, ln := range s.lines {
-				ex := strings.TrimSpace(ln)
-				if i := strings.Index(ex, " #"); i > 0 {
-					ex = strings.TrimSpace(ex[:i])
-				}
-				ex = strings.TrimPrefix(ex, "$ ")
-				// "Count a specific folder:" is a caption, not a command.
-				if ex != "" && !strings.HasPrefix(ex, "#") && !strings.HasSuffix(ex, ":") {
-					c.Examples = append(c.Examples, ex)
-				}
-			}
+			c.Examples = append(c.Examples, helpExamples(s.lines, c.Usage)...)
 		}
+	}
+	for _, form := range usages {
+		synopsisFlags(c, form)
 	}
 	usageArgs(c, usages)
 	// urfave/cli prints "NAME:\n   jp - jp [<options>] <expression>": an
@@ -157,6 +163,103 @@ func parseHelp(text string) *Command {
 	return c
 }
 
+// synopsisFlagRE matches an option as a usage writes it in brackets:
+// "--escape", "-v | --version", "-n N", "--out=FILE".
+var synopsisFlagRE = lazyregexp.New(`^(?:-[A-Za-z0-9]|--[A-Za-z0-9][\w-]*)(?:\s*\|\s*(?:-[A-Za-z0-9]|--[A-Za-z0-9][\w-]*))*(?:[ =][<A-Za-z][\w<>.-]*)?$`)
+
+var altBarRE = lazyregexp.New(`\s*\|\s*`)
+
+// synopsisFlags adds the options a usage form shows in brackets ("he
+// [--escape] string") that the help lists nowhere else. Groups of several
+// options ("[-S STYLE -f formatter | -C]") and clusters of letters
+// ("[-cklnop]") are left out: their shape does not tell one option.
+func synopsisFlags(c *Command, form string) {
+	depth, start := 0, 0
+	for i, r := range form {
+		switch r {
+		case '[':
+			if depth == 0 {
+				start = i + 1
+			}
+			depth++
+		case ']':
+			depth--
+			if depth == 0 {
+				if g := strings.TrimSpace(form[start:i]); synopsisFlagRE.MatchString(g) {
+					addFlag(c, &helpItem{term: altBarRE.Regexp().ReplaceAllString(g, ", ")})
+				}
+			}
+			depth = max(depth, 0)
+		}
+	}
+}
+
+// helpExamples reads an examples section: its command lines, and the
+// captions that say what a command does ("Count a specific folder:",
+// "# encrypt to a file"), which stand for it. When some lines are marked
+// as commands ("$ age-keygen -o key.txt") or start with the program's
+// name (the first word of usage), the other lines are the commands'
+// output and are left out.
+func helpExamples(lines []string, usage string) []string {
+	prog := ""
+	if f := strings.Fields(usage); len(f) > 0 {
+		prog = f[0]
+	}
+	prompt := slices.ContainsFunc(lines, func(ln string) bool { return strings.HasPrefix(strings.TrimSpace(ln), "$ ") })
+	named := prog != "" && slices.ContainsFunc(lines, func(ln string) bool { return commandLine(strings.TrimSpace(ln), prog) })
+	var out []string
+	caption := ""
+	afterBlank := true
+	for _, ln := range lines {
+		ex := strings.TrimSpace(ln)
+		if ex == "" {
+			afterBlank = true
+			continue
+		}
+		isCmd := true
+		switch {
+		case prompt:
+			isCmd = strings.HasPrefix(ex, "$ ")
+		case named:
+			isCmd = commandLine(ex, prog)
+		case strings.HasPrefix(ex, "#") || strings.HasSuffix(ex, ":"):
+			isCmd = false
+		}
+		if !isCmd {
+			// A caption opens a paragraph; any other line is output.
+			if afterBlank || caption != "" {
+				caption = ""
+				if t := strings.TrimSpace(strings.TrimSuffix(strings.TrimLeft(ex, "# "), ":")); len(strings.Fields(t)) >= 2 && (strings.HasSuffix(ex, ":") || strings.HasPrefix(ex, "#")) {
+					caption = t
+				}
+			}
+			afterBlank = false
+			continue
+		}
+		afterBlank = false
+		if i := strings.Index(ex, " #"); i > 0 {
+			ex = strings.TrimSpace(ex[:i])
+		}
+		ex = strings.TrimPrefix(ex, "$ ")
+		if caption != "" {
+			out = append(out, caption)
+			caption = ""
+			continue
+		}
+		if ex != "" {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
+
+// commandLine reports whether an example line runs prog: it starts with
+// prog or feeds it ("echo 1 2 | spark").
+func commandLine(ex, prog string) bool {
+	ex = strings.TrimPrefix(ex, "$ ")
+	return ex == prog || strings.HasPrefix(ex, prog+" ") || strings.Contains(ex, "| "+prog)
+}
+
 // termArg reads an entry of an arguments section: "FILE", "<file>",
 // "[<query>]" (kong: optional), "<paths> ..." (several).
 func termArg(it *helpItem) *Arg {
@@ -174,15 +277,21 @@ func termArg(it *helpItem) *Arg {
 
 // usageForms reads the usage forms that follow a usage header at lines[i]
 // (first is the text on the header's own line) and returns them with the
-// index of the last line read. A form may wrap onto indented lines; a new
-// form starts with the program's name again ("age --decrypt ..." after
-// "age [--encrypt] ..."). A header alone on its line may be followed by a
-// blank line and captions ("Standard syntax:") among indented forms.
-func usageForms(lines []string, i int, first string) ([]string, int) {
+// index of the last line read, and the prose a form carried after " - "
+// ("qr - Convert stdin to a QR Code."): a description, not operands. A
+// form may wrap onto indented lines; a new form starts with the program's
+// name again ("age --decrypt ..." after "age [--encrypt] ..."). A header
+// alone on its line may be followed by a blank line and captions
+// ("Standard syntax:") among indented forms. Indented option lines right
+// below the form (Go's flag package: "  -json") are no part of it.
+func usageForms(lines []string, i int, first string) ([]string, int, string) {
 	var forms []string
-	prog := ""
+	prog, desc := "", ""
 	add := func(form string) {
 		form = strings.TrimPrefix(form, "$ ")
+		if pre, rest, ok := strings.Cut(form, " - "); ok && usageProseRE.MatchString(rest) {
+			form, desc = strings.TrimSpace(pre), strings.TrimSpace(rest)
+		}
 		if pre, rest, ok := strings.Cut(form, " | "); ok && !strings.ContainsAny(pre, "[(<{") {
 			form = strings.TrimSpace(rest) // "COMMAND | jc [OPTIONS] PARSER": what feeds it is no argument
 		}
@@ -218,7 +327,7 @@ func usageForms(lines []string, i int, first string) ([]string, int) {
 			i = j - 1
 			continue
 		}
-		if indentOf(next) == 0 || isHeader(next) && len(forms) > 0 {
+		if indentOf(next) == 0 || isHeader(next) && len(forms) > 0 || len(forms) > 0 && strings.HasPrefix(t, "-") {
 			break
 		}
 		i++
@@ -233,7 +342,31 @@ func usageForms(lines []string, i int, first string) ([]string, int) {
 			forms[len(forms)-1] += " " + t
 		}
 	}
-	return forms, i
+	for j, form := range forms {
+		// "[ -d directory ]", "[ toml-file ... ]": brackets with spaces.
+		forms[j] = bracketSpaceRE.Regexp().ReplaceAllStringFunc(form, func(m string) string { return strings.Join(strings.Fields(m), "") })
+	}
+	return forms, i, desc
+}
+
+// optionErrorRE finds a program's complaint about the option it was given.
+var optionErrorRE = lazyregexp.New(`(?i)\b(?:invalid|unknown|unrecognized|unrecognised|illegal|bad)\s+(?:option|flag|argument|switch)\b`)
+
+var (
+	// usageProseRE finds a sentence: a capitalised word and two more.
+	usageProseRE = lazyregexp.New(`^[A-Z][a-z]+\b[^\[\]<>{}|]*\s\S+\s\S+`)
+	// bracketSpaceRE finds the space just inside a bracket.
+	bracketSpaceRE = lazyregexp.New(`\[\s+|\s+\]`)
+)
+
+// proseLine reports whether ln is a line of prose at the margin: words,
+// not an option, not a term and its description apart.
+func proseLine(ln string) bool {
+	t := strings.TrimSpace(ln)
+	if indentOf(ln) > 0 || t == "" || !unicode.IsLetter([]rune(t)[0]) || splitRE.MatchString(t) || strings.HasSuffix(t, ":") {
+		return false
+	}
+	return len(strings.Fields(t)) >= 4
 }
 
 // usageLike reports whether an indented line after a blank one still
@@ -271,6 +404,21 @@ func helpLines(text string) []string {
 			ln = b.String()
 		}
 		out = append(out, strings.TrimRightFunc(ln, unicode.IsSpace))
+	}
+	// A help indented as a whole ("    USAGE:\n      spark ...") reads
+	// as one at the margin.
+	common := -1
+	for _, ln := range out {
+		if ln != "" && (common < 0 || indentOf(ln) < common) {
+			common = indentOf(ln)
+		}
+	}
+	if common > 0 {
+		for i, ln := range out {
+			if ln != "" {
+				out[i] = ln[common:]
+			}
+		}
 	}
 	return out
 }
@@ -518,8 +666,14 @@ func addFlag(c *Command, it *helpItem) {
 		}
 		name, meta, _ := strings.Cut(part, " ")
 		if n, m, ok := strings.Cut(name, "["); ok && strings.HasPrefix(m, "=") {
-			// "--list[=0]": an optional value
+			// "--list[=0]", "--color[=WHEN]": an optional value, given
+			// joined to the flag
 			name, meta = n, strings.TrimSuffix(strings.TrimPrefix(m, "="), "]")
+			f.OptionalValue, f.Attached = true, true
+		} else if m := strings.TrimSpace(meta); optionalMetaRE.MatchString(m) && !listedMetaRE.MatchString(m) {
+			// "--compress [options]", "--increment [<level>]": an
+			// optional value, the next word
+			f.OptionalValue = true
 		} else if n, m, ok := strings.Cut(name, "="); ok {
 			name, meta = n, m
 		}
@@ -539,7 +693,13 @@ func addFlag(c *Command, it *helpItem) {
 		switch {
 		case strings.HasPrefix(name, "--"):
 			n := strings.TrimPrefix(name, "--")
-			n = strings.Replace(n, "[no-]", "", 1)
+			if strings.Contains(n, "[no-]") {
+				n = strings.Replace(n, "[no-]", "", 1)
+				f.Negation = "no-" + n
+			}
+			if f.Long != "" && (n == "no-"+f.Long || n == "no"+f.Long) {
+				f.Negation = n // "--override / --no-override"
+			}
 			if f.Long == "" {
 				f.Long, f.Dashes = n, "--"
 			}
@@ -566,6 +726,16 @@ func addFlag(c *Command, it *helpItem) {
 			v = strings.TrimSpace(v[:i])
 		}
 		f.Default = strings.Trim(v, `"'`)
+		if f.Metavar == "" && f.Long != "" {
+			// click shows a switch pair's default by its name
+			// ("[default: override]", "[default: no-override]").
+			switch f.Default {
+			case f.Long:
+				f.Default = "true"
+			case f.Negation:
+				f.Default = "false"
+			}
+		}
 	}
 	if m := choiceRE.FindStringSubmatch(f.Metavar); m != nil {
 		f.Choices = strings.Split(m[1], ",")
@@ -600,6 +770,10 @@ func addFlag(c *Command, it *helpItem) {
 // versionHelpRE finds the help of a switch that prints the program's
 // version ("-V  Print the package version."), whatever its name.
 var versionHelpRE = lazyregexp.New(`(?i)^(?:print|show|display|output)s?\s+(?:the\s+)?(?:\w+\s+)?version(?:\s+(?:number|info(?:rmation)?))?(?:\s+and\s+exit)?\.?$`)
+
+// optionalMetaRE finds a value in brackets alone: "[options]", "[<level>]",
+// "[arg[,...]]" (not "[WHAT ...]", several values).
+var optionalMetaRE = lazyregexp.New(`^\[<?[A-Za-z][^\s]*\]$`)
 
 // listedMetaRE finds a metavar that lists the values: "[always|never|auto]".
 var listedMetaRE = lazyregexp.New(`^[\[({]([A-Za-z0-9_.+-]+(?:\|[A-Za-z0-9_.+-]+)+)[\])}]$`)
@@ -640,6 +814,9 @@ func guessFlagType(f *Flag) string {
 	}
 	if t, ok := goTypeWords[f.Metavar]; ok {
 		return t
+	}
+	if strings.EqualFold(f.Metavar, "boolean") || strings.EqualFold(f.Metavar, "bool") {
+		return "boolean" // click's "--export BOOLEAN": true or false, as a value
 	}
 	if slices.ContainsFunc(f.Choices, func(c string) bool { _, err := strconv.ParseFloat(c, 64); return err != nil }) {
 		return "string" // a "level" that is one of major, minor, patch
@@ -710,10 +887,11 @@ func usageArgs(c *Command, forms []string) {
 	if forms == nil {
 		forms = []string{c.Usage}
 	}
+	hasSubs := len(c.Subs) > 0
 	var toks []usageTok
 	var seen []map[string]bool
 	for _, form := range forms {
-		ft := usageTokens(form)
+		ft := usageTokens(form, hasSubs)
 		if len(ft) == 0 {
 			continue
 		}
@@ -803,6 +981,17 @@ func phraseArg(m string) string {
 	return "[" + name + "]"
 }
 
+// lastWord reports whether fields[i] is the usage's last word but for
+// optional groups and "...".
+func lastWord(fields []string, i int) bool {
+	for _, f := range fields[i+1:] {
+		if !strings.HasPrefix(f, "[") && !strings.HasPrefix(f, "...") && !strings.HasSuffix(f, "]") {
+			return false
+		}
+	}
+	return true
+}
+
 type usageTok struct {
 	name               string
 	optional, variadic bool
@@ -812,10 +1001,23 @@ var metaWordRE = lazyregexp.New(`^<?[A-Za-z][A-Za-z0-9_.=-]*>?$`)
 
 // usageTokens returns the positional placeholders of a usage line, after
 // the program and subcommand words: "FILE", "[FILE]", "FILE...",
-// "[EL=PCT ...]", "<file>". Flag groups ("[-n N]") and words such as
-// COMMAND, OPTIONS and [flags] are skipped.
-func usageTokens(usage string) []usageTok {
+// "VALUE,...", "[EL=PCT ...]", "<file>". Flag groups ("[-n N]") and words
+// such as COMMAND, OPTIONS and [flags] are skipped. A lower-case word is a
+// placeholder when it repeats as the optional rest of a list ("toml-file
+// [toml-file ...]"), or, for a program without subcommands (hasSubs
+// false), when it is the last word after the options ("he [--escape]
+// string").
+func usageTokens(usage string, hasSubs bool) []usageTok {
 	fields := strings.Fields(phraseArgRE.Regexp().ReplaceAllStringFunc(usage, phraseArg))
+	// repeated reports whether fields[i] is followed by "[itself ...]".
+	repeated := func(i int) bool {
+		if i+1 >= len(fields) || !strings.HasPrefix(fields[i+1], "[") {
+			return false
+		}
+		next := strings.TrimSuffix(strings.Trim(fields[i+1], "[]"), "...")
+		more := strings.HasSuffix(strings.TrimRight(fields[i+1], "]"), "...") || i+2 < len(fields) && strings.HasPrefix(fields[i+2], "...")
+		return next == fields[i] && more
+	}
 
 	var out []usageTok
 	depth, pdepth := 0, 0 // within [...] and (...)
@@ -826,8 +1028,9 @@ func usageTokens(usage string) []usageTok {
 		opens := strings.Count(f, "[")
 		closes := strings.Count(f, "]")
 		core := strings.Trim(f, "[]()")
-		variadic := strings.HasSuffix(core, "...") || (i+1 < len(fields) && strings.Trim(fields[i+1], "[]") == "...")
+		variadic := strings.HasSuffix(core, "...") || (i+1 < len(fields) && strings.Trim(fields[i+1], "[]") == "...") || repeated(i)
 		core = strings.Trim(strings.TrimSuffix(core, "..."), "[]()") // click's "[PATHS]..."
+		core = strings.TrimSuffix(core, ",")                         // "VALUE,...": a list
 		optional := depth > 0 || opens > 0
 		if depth == 0 && opens > 0 {
 			flagGroup = strings.HasPrefix(core, "-")
@@ -863,12 +1066,13 @@ func usageTokens(usage string) []usageTok {
 		whole := strings.HasPrefix(f, "[") && (strings.HasSuffix(strings.TrimSuffix(f, "..."), "]") && opens == 1 && closes == 1 ||
 			opens == 1 && closes == 0 && i+1 < len(fields) && fields[i+1] == "...]")
 		isMeta := metaWordRE.MatchString(core) && (core == strings.ToUpper(core) && strings.ToLower(core) != core || strings.HasPrefix(core, "<") || whole)
+		if !isMeta && metaWordRE.MatchString(core) && i > 0 && !optional && closes == 0 && (repeated(i) || started && !hasSubs && lastWord(fields, i)) {
+			isMeta = true
+		}
 		if !isMeta {
-			if started {
-				// a lower-case word after the placeholders began is a literal
-				continue
-			}
-			continue // the program and subcommand words
+			// the program and subcommand words; a lower-case word after
+			// the placeholders began is a literal
+			continue
 		}
 		started = true
 		switch up {
