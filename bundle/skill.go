@@ -60,7 +60,7 @@ func (sk *Skill) RunTimeout() time.Duration {
 // Param describes one declared parameter of a skill.
 type Param struct {
 	Name        string
-	Type        string // the schema's type ("string", "integer", ...), or ""
+	Type        string // the schema's type ("string", "integer", ...), the first of a list, or ""
 	Format      string
 	Description string
 	Required    bool
@@ -84,6 +84,11 @@ func (sk *Skill) ParamList() []Param {
 		p := Param{Name: name, Required: slices.Contains(req, any(name))}
 		if m, ok := props[name].(map[string]any); ok {
 			p.Type, _ = m["type"].(string)
+			if ts, ok := m["type"].([]any); ok && len(ts) > 0 {
+				// "type: [boolean, string]": the first type is the one a
+				// caller usually gives (a switch that may take a value).
+				p.Type, _ = ts[0].(string)
+			}
 			p.Format, _ = m["format"].(string)
 			p.Description, _ = m["description"].(string)
 			p.Default, p.HasDefault = m["default"]

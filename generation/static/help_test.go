@@ -109,7 +109,7 @@ Bump commands:
 		{"a required choice of options is no argument; every usage form counts", "Usage:\n" +
 			"    age [--encrypt] (-r RECIPIENT | -R PATH)... [--armor] [-o OUTPUT] [INPUT]\n" +
 			"    age --decrypt [-i PATH]... [-o OUTPUT] [INPUT]\n\nOptions:\n    -r, --recipient RECIPIENT   Encrypt to the specified RECIPIENT.\n",
-			nil, []string{"recipient|r|string|RECIPIENT"}, []string{"INPUT"}},
+			nil, []string{"recipient|r|string|RECIPIENT", "encrypt||boolean|", "armor||boolean|", "|o|string|OUTPUT", "|i|string|PATH"}, []string{"INPUT"}},
 		{"an argument only a later usage form shows", "Usage:\n    age-keygen [-pq] [-o OUTPUT]\n    age-keygen -y [-o OUTPUT] [INPUT]\n\n" +
 			"Options:\n    -o, --output OUTPUT       Write the result to the file at path OUTPUT.\n",
 			nil, []string{"output|o|string|OUTPUT"}, []string{"INPUT"}},
@@ -123,6 +123,18 @@ Bump commands:
 			"  -q, --quote [always|never|auto]\n                                  Whether to quote or not the variable values.\n" +
 			"  --override / --no-override  Override variables from the environment file\n                              with those from the .env file.\n",
 			nil, []string{"quote|q|string|always|never|auto", "override||boolean|"}, []string{"COMMANDLINE"}},
+		{"flags only in the synopsis, a lower-case operand (he)", "he v1.2.0 - https://mths.be/he\n\nUsage:\n\n\the [--escape] string\n" +
+			"\the [--decode] [--attribute] [--strict] string\n\the [-v | --version]\n\the [-h | --help]\n\nExamples:\n\n\the --escape \\<img\\>\n",
+			nil, []string{"escape||boolean|", "decode||boolean|", "attribute||boolean|", "strict||boolean|"}, []string{"string"}},
+		{"a help indented as a whole (spark)", "\n    USAGE:\n      spark [-h|--help] VALUE,...\n\n    EXAMPLES:\n      spark 1 5 22 13 53\n      ▁▁▃▂█\n",
+			nil, nil, []string{"VALUE"}},
+		{"Go flags right below a usage line (tomlv)", "Usage: tomlv toml-file [ toml-file ... ]\n  -json\n    \tOutput parsed document as JSON.\n  -time\n    \tShow how long the parsing took.\n",
+			nil, []string{"json||boolean|", "time||boolean|"}, []string{"toml-file"}},
+		{"prose after the usage's dash (qr)", "Usage: qr - Convert stdin (or the first argument) to a QR Code.\n\nOptions:\n  --factory FACTORY  Full python path to the image factory class.\n",
+			nil, []string{"factory||string|FACTORY"}, nil},
+		{"brackets with spaces and a bracketed operand (figlet)", "./figlet: invalid option -- '-'\nUsage: figlet [ -cklnoprstvxDELNRSWX ] [ -d fontdirectory ]\n" +
+			"              [ -f fontfile ] [ -w outputwidth ] [ message ]\n",
+			nil, []string{"|d|string|fontdirectory", "|f|string|fontfile", "|w|string|outputwidth"}, []string{"message"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -230,5 +242,56 @@ func TestUsageArgOptional(t *testing.T) {
 				t.Errorf("parseHelp(%q) args optional (-want +got):\n%s", tc.text, diff)
 			}
 		})
+	}
+}
+
+// TestHelpFlagForms checks how a flag's form tells what it takes: a value
+// that may be left out, a switch's negative form, a boolean value.
+func TestHelpFlagForms(t *testing.T) {
+	t.Parallel()
+	c := parseHelp("Usage: uglifyjs [files...] [options]\n\nOptions:\n" +
+		"  -c, --compress [options]                 Enable compressor/specify compressor options.\n" +
+		"  -o, --output <file>                      Output file (default STDOUT).\n" +
+		"  --color[=WHEN]                           Colorize the output.\n" +
+		"  --override / --no-override               Override variables.\n" +
+		"  -e, --export BOOLEAN                     Whether to write the dot file as an executable bash script.\n")
+	type form struct {
+		Type                    string
+		OptionalValue, Attached bool
+		Negation                string
+	}
+	got := map[string]form{}
+	for _, f := range c.Flags {
+		got[f.Long] = form{f.Type, f.OptionalValue, f.Attached, f.Negation}
+	}
+	want := map[string]form{
+		"compress": {"string", true, false, ""},
+		"output":   {"string", false, false, ""},
+		"color":    {"string", true, true, ""},
+		"override": {"boolean", false, false, "no-override"},
+		"export":   {"boolean", false, false, ""},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parseHelp() flag forms (-want +got):\n%s", diff)
+	}
+}
+
+// TestHelpProseEndsSection checks that a paragraph at the margin after the
+// options describes the program (age-keygen), and that example output is
+// no example.
+func TestHelpProseEndsSection(t *testing.T) {
+	t.Parallel()
+	c := parseHelp("Usage:\n    age-keygen [-pq] [-o OUTPUT]\n\nOptions:\n" +
+		"    -o, --output OUTPUT       Write the result to the file at path OUTPUT.\n\n" +
+		"age-keygen generates a new native X25519 key pair, and outputs it to standard output or to\nthe OUTPUT file.\n\n" +
+		"Examples:\n\n    $ age-keygen -o key.txt\n    Public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\n")
+	if want := "age-keygen generates a new native X25519 key pair, and outputs it to standard output or to the OUTPUT file."; c.About != want {
+		t.Errorf("parseHelp().About = %q, want %q", c.About, want)
+	}
+	if want := []string{"age-keygen -o key.txt"}; !slices.Equal(c.Examples, want) {
+		t.Errorf("parseHelp().Examples = %q, want %q", c.Examples, want)
+	}
+	if len(c.Flags) != 1 {
+		t.Errorf("parseHelp().Flags = %d flags, want 1", len(c.Flags))
 	}
 }

@@ -66,6 +66,14 @@ type Flag struct {
 	Default  any
 	Choices  []string
 	Required bool
+	// OptionalValue is set when the value may be left out: the flag alone
+	// is a switch ("--compress [options]", "--color[=WHEN]"). Attached is
+	// set when a value must then be joined to it with "=" (getopt's
+	// optional arguments: "--color=always", never "--color always").
+	OptionalValue, Attached bool
+	// Negation is the long name that turns a switch off ("no-override"
+	// of "--override / --no-override", "no-color" of "--[no-]color").
+	Negation string
 	// Typed is set when the type comes from source code, not a guess from
 	// the help text.
 	Typed bool

@@ -1,6 +1,7 @@
 package static
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -21,11 +22,15 @@ var devScripts = lazyregexp.New(`(?i)^(test|tests|check|ci|lint|fmt|format|build
 	// git hooks and CI services
 	`(pre|post)[-_](commit|push|merge|checkout|rebase|receive|applypatch)|(prepare[-_])?commit[-_]msg|travis|circleci|appveyor|jenkins|gitlab[-_]ci|drone|goreleaser|godownloader|codecov)([-_.].*)?$`)
 
+// maxScript bounds how much of a shell script is read: the whole of any
+// real one (emojify's table of emoji fills its first 100 KB).
+const maxScript = 4 << 20
+
 // shellTools finds shell scripts that are entry points: executable (or
 // .sh) files with a shell shebang at the root or in bin/ or scripts/, other
-// than build and test scripts.
-func shellTools(r *repo) []*Tool {
-	var tools []*Tool
+// than build and test scripts. The script named like the repository comes
+// first. notes say why a script with a shell shebang was left out.
+func shellTools(r *repo) (tools []*Tool, notes []string) {
 	for _, f := range r.files {
 		dir := path.Dir(f)
 		if dir != "." && dir != "bin" && dir != "scripts" {
@@ -35,7 +40,7 @@ func shellTools(r *repo) []*Tool {
 		if devScripts.MatchString(strings.TrimSuffix(base, ".sh")) || strings.HasPrefix(base, ".") {
 			continue
 		}
-		head, ok := r.read(f, 64<<10)
+		head, ok := r.read(f, maxScript)
 		if !ok {
 			continue
 		}
@@ -59,13 +64,18 @@ func shellTools(r *repo) []*Tool {
 		if !inputRE.MatchString(text) {
 			// It reads no argument and no input: nothing a caller could
 			// hand it (a link checker of the repo's own docs, a release).
+			notes = append(notes, fmt.Sprintf("%s: left out: the script reads no argument and no standard input", f))
 			continue
 		}
 		if maintainsRepo(r, text) {
 			// It works on the repository's own tree (cd docs; ... >
 			// README.md): documentation or code generation, run from a
 			// checkout, not a capability for a task's files.
+			notes = append(notes, fmt.Sprintf("%s: left out: the script works on the repository's own files", f))
 			continue
+		}
+		if len(head) >= maxScript {
+			notes = append(notes, fmt.Sprintf("%s: only its first %d MiB were read", f, maxScript>>20))
 		}
 		t := &Tool{Name: name, Kind: "shell", Source: f, Prog: prog, Check: check, Root: &Command{}, Doc: leadingComment(text)}
 		if !helpMentionRE.MatchString(text) {
@@ -74,7 +84,24 @@ func shellTools(r *repo) []*Tool {
 		}
 		tools = append(tools, t)
 	}
-	return tools
+	slices.SortStableFunc(tools, func(a, b *Tool) int {
+		return boolRank(namedLikeRepo(b.Name, r.name)) - boolRank(namedLikeRepo(a.Name, r.name))
+	})
+	return tools, notes
+}
+
+// namedLikeRepo reports whether a program is named like the repository
+// ("emojify" in emojify or emojify-main).
+func namedLikeRepo(prog, repoName string) bool {
+	p, n := strings.ToLower(prog), strings.ToLower(repoName)
+	return p != "" && (p == n || strings.HasPrefix(n, p+"-") || strings.HasSuffix(n, "-"+p) || strings.HasPrefix(n, p+"."))
+}
+
+func boolRank(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 var (
@@ -148,8 +175,224 @@ func leadingComment(src string) string {
 
 var (
 	makeTargetRE = lazyregexp.New(`^([A-Za-z0-9][A-Za-z0-9_.-]*)\s*:([^=]|$)(.*)$`)
-	devTargets   = lazyregexp.New(`^(all|build|test|tests|check|clean|distclean|install|uninstall|lint|fmt|format|vet|help|dev|deps|setup|release|dist|docs?|coverage|ci|bench|benchmark|docker.*|push|publish|tidy|generate|gen|run|serve|watch|default|FORCE|PHONY|.*-test|test-.*)$`)
+	// devTargets build, test, clean, install or release: never a skill.
+	devTargets = lazyregexp.New(`(?i)^(all|build|rebuild|test.*|.*tests?|check.*|.*check|acceptance|.*clean|install.*|uninstall|lint.*|fmt|format|vet|help|dev|deps|depend|setup|configure|release|dist.*|docs?|man|coverage|cov|ci|bench.*|docker.*|push|publish|tidy|generate|gen|run|serve|watch|default|debug|profile|tags|ctags|FORCE|PHONY|.*-test|test-.*)$`)
 )
+
+var (
+	makeVarRE = lazyregexp.New(`^([A-Za-z_][A-Za-z0-9_]*)\s*(?:[:+?]?=)\s*(.*)$`)
+	makeRefRE = lazyregexp.New(`\$[({]([A-Za-z_][A-Za-z0-9_]*)[)}]`)
+	// linkRE finds a recipe that links a program: a C compiler or linker
+	// writing -o, not compiling one object (-c).
+	linkRE = lazyregexp.New(`(?:\$[({](?:CC|CXX|LD|LINK\.[a-z]+)[)}]|(?:^|\s)(?:cc|gcc|clang|g\+\+|clang\+\+|c\+\+|ld))\s.*-o\s*(\S+)`)
+	// progVarRE names the variables that list the programs a Makefile builds.
+	progVarRE = lazyregexp.New(`^(?:BINS?|PROGS?|PROGRAMS?|TARGETS?|EXES?|EXECUTABLES?|BINAR(?:Y|IES)|[A-Z_]*_(?:BINS?|PROGRAMS?))$`)
+)
+
+// makefile is what makePrograms reads of a Makefile.
+type makefile struct {
+	vars    map[string]string
+	deps    map[string][]string // target → prerequisites, variables expanded
+	recipes map[string][]string
+	first   string // the default target
+}
+
+func parseMakefile(data string) *makefile {
+	m := &makefile{vars: map[string]string{}, deps: map[string][]string{}, recipes: map[string][]string{}}
+	data = strings.ReplaceAll(data, "\\\n", " ")
+	var cur []string
+	for _, ln := range strings.Split(data, "\n") {
+		if strings.HasPrefix(ln, "\t") {
+			for _, t := range cur {
+				m.recipes[t] = append(m.recipes[t], strings.TrimSpace(ln))
+			}
+			continue
+		}
+		if t := strings.TrimSpace(ln); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		cur = nil
+		if v := makeVarRE.FindStringSubmatch(ln); v != nil {
+			if strings.Contains(ln, "+=") {
+				m.vars[v[1]] = strings.TrimSpace(m.vars[v[1]] + " " + v[2])
+			} else {
+				m.vars[v[1]] = v[2]
+			}
+			continue
+		}
+		targets, deps, ok := strings.Cut(ln, ":")
+		if !ok || strings.HasPrefix(deps, "=") {
+			continue
+		}
+		deps, _, _ = strings.Cut(deps, ";")
+		for _, t := range strings.Fields(m.expand(targets, 0)) {
+			if strings.HasPrefix(t, ".") || strings.Contains(t, "%") {
+				continue // .PHONY, .c.o, pattern rules
+			}
+			if m.first == "" {
+				m.first = t
+			}
+			m.deps[t] = append(m.deps[t], strings.Fields(m.expand(deps, 0))...)
+			cur = append(cur, t)
+		}
+	}
+	return m
+}
+
+// expand replaces $(VAR) and ${VAR} with their values.
+func (m *makefile) expand(s string, depth int) string {
+	if depth > 8 {
+		return s
+	}
+	return makeRefRE.Regexp().ReplaceAllStringFunc(s, func(ref string) string {
+		return m.expand(m.vars[makeRefRE.FindStringSubmatch(ref)[1]], depth+1)
+	})
+}
+
+// makePrograms finds the programs a Makefile's default target builds: the
+// rules whose recipe links one with a C compiler, and those a BINS or
+// PROGRAMS variable lists, among what the default target depends on.
+// Each is a tool run from the repository after `make`; a program already
+// in the repository (a script the Makefile only installs) is left to the
+// other finders.
+func makePrograms(r *repo) []*Tool {
+	data, ok := r.read("Makefile", 1<<20)
+	if !ok {
+		data, ok = r.read("makefile", 1<<20)
+	}
+	if !ok {
+		data, ok = r.read("GNUmakefile", 1<<20)
+	}
+	if !ok {
+		return nil
+	}
+	m := parseMakefile(string(data))
+	if m.first == "" {
+		return nil
+	}
+	listed := map[string]bool{}
+	for name, v := range m.vars {
+		if progVarRE.MatchString(name) {
+			for _, p := range strings.Fields(m.expand(v, 0)) {
+				listed[p] = true
+			}
+		}
+	}
+	// Everything the default target builds.
+	reach := map[string]bool{}
+	var order []string
+	var walk func(t string, depth int)
+	walk = func(t string, depth int) {
+		if reach[t] || depth > 20 {
+			return
+		}
+		reach[t] = true
+		order = append(order, t)
+		for _, d := range m.deps[t] {
+			walk(d, depth+1)
+		}
+	}
+	walk(m.first, 0)
+	var tools []*Tool
+	for _, t := range order {
+		if !cmdNameRE.MatchString(t) || strings.Contains(t, ".") || devTargets.MatchString(t) || r.has(t) {
+			continue
+		}
+		links := slices.ContainsFunc(m.recipes[t], func(ln string) bool {
+			l := linkRE.FindStringSubmatch(ln)
+			if l == nil {
+				l = linkRE.FindStringSubmatch(m.expand(ln, 0))
+			}
+			return l != nil && !strings.Contains(ln, " -c ") && (l[1] == "$@" || l[1] == t)
+		})
+		// A listed program without a recipe of its own is built by
+		// make's implicit rule from its C source.
+		implicit := listed[t] && len(m.recipes[t]) == 0 && (r.has(t+".c") || r.has(t+".cc") || r.has(t+".cpp"))
+		if !links && !implicit {
+			continue
+		}
+		tools = append(tools, &Tool{
+			Name:   sanitizeProg(t),
+			Kind:   "native",
+			Source: "Makefile",
+			Setup:  [][]string{{"make"}},
+			Prog:   []string{"./" + t},
+			Check:  []string{"./" + t, "--help"},
+			Root:   &Command{},
+			Doc:    manDescription(r, t),
+		})
+	}
+	slices.SortStableFunc(tools, func(a, b *Tool) int {
+		return boolRank(namedLikeRepo(b.Name, r.name)) - boolRank(namedLikeRepo(a.Name, r.name))
+	})
+	return tools
+}
+
+var manPageRE = lazyregexp.New(`\.[1-9][a-z]*$`)
+
+// manDescription returns what a program's man page (prog.1, prog.6, in
+// the repository) says it is: its NAME line's description and its
+// DESCRIPTION's first paragraph, without roff markup.
+func manDescription(r *repo, prog string) string {
+	for _, f := range r.files {
+		base := path.Base(f)
+		if !strings.HasPrefix(base, prog+".") || !manPageRE.MatchString(base) {
+			continue
+		}
+		data, ok := r.read(f, 256<<10)
+		if !ok {
+			continue
+		}
+		var name, desc []string
+		section := ""
+		for _, ln := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(ln, ".SH") || strings.HasPrefix(ln, ".Sh") {
+				section = strings.ToUpper(strings.Trim(strings.TrimSpace(ln[3:]), `"`))
+				continue
+			}
+			t := roffText(ln)
+			switch {
+			case section == "NAME" && t != "":
+				name = append(name, t)
+			case section == "DESCRIPTION" && t == "" && len(desc) > 0:
+				section = "done"
+			case section == "DESCRIPTION" && t != "":
+				desc = append(desc, t)
+			}
+		}
+		out := ""
+		if n := strings.Join(name, " "); n != "" {
+			if _, d, ok := strings.Cut(n, " - "); ok {
+				out = sentence(d)
+			}
+		}
+		if d := strings.Join(desc, " "); d != "" {
+			out = strings.TrimSpace(out + "\n\n" + d)
+		}
+		return out
+	}
+	return ""
+}
+
+var roffFontRE = lazyregexp.New(`\\f[A-Z]|\\f\([A-Z]{2}|\\&|\\[()][a-z]{2}`)
+
+// roffText returns the text of a roff line: "" for a request or comment
+// without text (.PD, .\"), the words of .B/.I/.BR lines, escapes removed.
+func roffText(ln string) string {
+	if strings.HasPrefix(ln, ".") || strings.HasPrefix(ln, "'") {
+		req, rest, _ := strings.Cut(ln, " ")
+		switch req {
+		case ".B", ".I", ".BR", ".IR", ".RB", ".RI", ".BI", ".IB", ".SM":
+			ln = strings.ReplaceAll(rest, `"`, "")
+		default:
+			return ""
+		}
+	}
+	ln = roffFontRE.Regexp().ReplaceAllString(ln, "")
+	ln = strings.ReplaceAll(ln, `\-`, "-")
+	ln = strings.ReplaceAll(ln, `\e`, `\`)
+	return strings.Join(strings.Fields(ln), " ")
+}
 
 // makeTools turns the targets of a Makefile into one flat tool whose
 // "subcommands" are the targets that do work (not build, test, clean...).

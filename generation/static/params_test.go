@@ -151,3 +151,78 @@ func TestProjectSentenceOnce(t *testing.T) {
 		t.Errorf("compose(): skills described by the README's opening = %q, want %q", with, want)
 	}
 }
+
+// TestSkillFlagForms checks the parameters and run template of flags whose
+// form is not "--name VALUE": an optional value, a switch on by default, a
+// boolean value; and that operands come first beside an optional value.
+func TestSkillFlagForms(t *testing.T) {
+	t.Parallel()
+	c := parseHelp("Usage: tool [files...] [options]\n\nOptions:\n" +
+		"  -m, --mangle [options]       Mangle names/specify mangler options.\n" +
+		"  --color[=WHEN]               Colorize the output.\n" +
+		"  --override / --no-override   Override variables.\n" +
+		"  -e, --export BOOLEAN         Write an executable script.\n")
+	c.flag("override", "").Default = true // as click's source says
+	tool := &Tool{Name: "tool", Prog: []string{"tool"}, Root: c}
+	sk := skillFor(tool, nil, c, "", nil, "", nil)
+	wantRun := bundle.Command{"tool", "{{files}}", "--mangle", "{{mangle}}", "--color={{color_value}}", "--color", "{{color}}",
+		"--no-override", "{{no_override}}", "--export={{export}}"}
+	if diff := cmp.Diff(wantRun, sk.Run); diff != "" {
+		t.Errorf("skillFor().Run (-want +got):\n%s", diff)
+	}
+	props := sk.Params["properties"].(map[string]any)
+	types := map[string]any{}
+	for k, v := range props {
+		types[k] = v.(map[string]any)["type"]
+	}
+	wantTypes := map[string]any{"files": "array", "mangle": []any{"boolean", "string"}, "color": "boolean", "color_value": "string",
+		"no_override": "boolean", "export": "boolean"}
+	if diff := cmp.Diff(wantTypes, types); diff != "" {
+		t.Errorf("skillFor() parameter types (-want +got):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		args map[string]any
+		want []string
+	}{
+		{map[string]any{"files": []any{"a.js"}, "mangle": true}, []string{"tool", "a.js", "--mangle"}},
+		{map[string]any{"files": []any{"a.js"}, "mangle": "toplevel"}, []string{"tool", "a.js", "--mangle", "toplevel"}},
+		{map[string]any{"color": true, "no_override": true, "export": false}, []string{"tool", "--color", "--no-override", "--export=false"}},
+		{map[string]any{"color_value": "always"}, []string{"tool", "--color=always"}},
+	} {
+		got, err := bundle.Expand(sk.Run, bundle.Vars{}, tc.args)
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("Expand(%v) = %q, %v, want %q", tc.args, got, err, tc.want)
+		}
+	}
+	// The host reads a switch that may take a value as a switch.
+	for _, p := range sk.ParamList() {
+		if p.Name == "mangle" && p.Type != "boolean" {
+			t.Errorf("ParamList() mangle type = %q, want boolean", p.Type)
+		}
+	}
+}
+
+// TestExamplesAsRequests checks that a skill's examples are its help's
+// captions when it gives them, else its command lines as "Run `…`".
+func TestExamplesAsRequests(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, help string
+		want       []string
+	}{
+		{"captions", "Usage: tool [options] DIR\n\nExamples:\n\n  Count a specific folder:\n    tool src/\n\n  # count only Go files\n  tool --include-ext go .\n",
+			[]string{"Count a specific folder.", "Count only Go files."}},
+		{"commands and their output", "Usage: spark VALUE,...\n\nExamples:\n  spark 1 5 22 13 53\n  ▁▁▃▂█\n  echo 9 13 5 | spark\n  ▄▆▂\n",
+			[]string{"Run `spark 1 5 22 13 53`", "Run `echo 9 13 5 | spark`"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			c := parseHelp(tc.help)
+			name := strings.Fields(c.Usage)[0]
+			tool := &Tool{Name: name, Prog: []string{name}, Root: c}
+			if got := examplesFor(tool, nil, c); !slices.Equal(got, tc.want) {
+				t.Errorf("examplesFor() = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

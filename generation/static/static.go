@@ -141,10 +141,15 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	nts, notes := nodeTools(ctx, r, opts, logw)
 	tools = append(tools, nts...)
 	res.Notes = append(res.Notes, notes...)
+	// The programs a Makefile builds come before the scripts, which
+	// may run them.
+	tools = append(tools, makePrograms(r)...)
 	// Beside a program in another language, the shell scripts under
 	// scripts/ maintain the repository (builds, hooks, releases).
 	program := slices.ContainsFunc(tools, func(t *Tool) bool { return !t.Loose })
-	for _, t := range shellTools(r) {
+	shs, notes := shellTools(r)
+	res.Notes = append(res.Notes, notes...)
+	for _, t := range shs {
 		if !program || path.Dir(t.Source) != "scripts" {
 			tools = append(tools, t)
 		}

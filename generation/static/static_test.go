@@ -560,7 +560,8 @@ func TestShellMaintenance(t *testing.T) {
 		"README.md":       "# pkg\n",
 	})
 	var names []string
-	for _, tool := range shellTools(mustScan(t, dir)) {
+	tools, _ := shellTools(mustScan(t, dir))
+	for _, tool := range tools {
 		names = append(names, tool.Name)
 	}
 	if want := []string{"shout"}; !slices.Equal(names, want) {
