@@ -113,7 +113,12 @@ func TestNodeDependencies(t *testing.T) {
 			}
 			wantProg := []string{"node", "{{repo}}/bin/greeter.js"}
 			if tc.wantEnv {
-				wantProg = []string{"env", "NODE_PATH=" + sysDir, "node", "{{repo}}/bin/greeter.js"}
+				// The bundle's commands name no absolute path and set no
+				// environment: a preload in the bundle sets NODE_PATH.
+				wantProg = []string{"node", "--require", "{{bundle}}/wrapper/node/modules.cjs", "{{repo}}/bin/greeter.js"}
+				if !strings.Contains(string(tool.Files[nodePreload]), sysDir) {
+					t.Errorf("preload = %q, want it to name %s", tool.Files[nodePreload], sysDir)
+				}
 			}
 			if !slices.Equal(tool.Prog, wantProg) {
 				t.Fatalf("prog = %q, want %q", tool.Prog, wantProg)
@@ -121,7 +126,11 @@ func TestNodeDependencies(t *testing.T) {
 			if tc.wantNPM || noNode != nil {
 				return
 			}
-			argv := append(expandRepo(tool.Prog, dir, dir), "ada")
+			bdir := t.TempDir()
+			if err := writeFiles(dir, bdir, tools); err != nil {
+				t.Fatal(err)
+			}
+			argv := append(expandRepo(tool.Prog, dir, bdir), "ada")
 			out, err := exec.CommandContext(t.Context(), argv[0], argv[1:]...).CombinedOutput()
 			if err != nil || strings.TrimSpace(string(out)) != "HELLO ADA" {
 				t.Errorf("%q = %q, %v, want HELLO ADA", argv, out, err)
@@ -227,7 +236,10 @@ func TestNodeDebianModule(t *testing.T) {
 			t.Errorf("setup = %q, want no npm", res.Bundle.Setup)
 		}
 	}
-	if len(res.Bundle.Skills) != 1 || !slices.Contains(res.Bundle.Skills[0].Run, "NODE_PATH=/usr/share/nodejs") {
-		t.Errorf("skills = %+v, want one run with NODE_PATH (notes %q)", res.Bundle.Skills, res.Notes)
+	if len(res.Bundle.Skills) != 1 || !slices.Contains(res.Bundle.Skills[0].Run, "{{bundle}}/wrapper/node/modules.cjs") {
+		t.Errorf("skills = %+v, want one run with the NODE_PATH preload (notes %q)", res.Bundle.Skills, res.Notes)
+	}
+	if _, err := bundle.Parse("agent.yaml", res.YAML); err != nil {
+		t.Errorf("the bundle is invalid: %v", err)
 	}
 }
