@@ -31,8 +31,8 @@ var stdinNames = []string{"input", "stdin", "input_data"}
 // optional. A command with a file operand or an input file option keeps
 // those: the host binds a file to them. Flat tools (Makefile targets) and
 // library skills are left as they are.
-func withStdin(sk bundle.Skill, t *Tool, path []string, c *Command) bundle.Skill {
-	if t.Flat || len(t.Skills) > 0 || sk.Stdin != "" || sk.Params == nil || !readsStdin(t, path, c) {
+func withStdin(sk bundle.Skill, t *Tool, path []string, c *Command, readme string) bundle.Skill {
+	if t.Flat || len(t.Skills) > 0 || sk.Stdin != "" || sk.Params == nil || !readsStdin(t, path, c) && !readmePipes(t, path, c, readme) {
 		return sk
 	}
 	for _, a := range c.Args {
@@ -94,6 +94,39 @@ func readsStdin(t *Tool, path []string, c *Command) bool {
 		}
 	}
 	return stdinWordRE.MatchString(text)
+}
+
+// readmePipes reports whether the README shows the command at the end of
+// a pipe ("echo '{}' | dasel -i json 'name'"), when its help never says it
+// reads standard input. A pipe into the bare program counts for the root
+// and for the subcommand the program runs by default ("[default] Execute
+// a query").
+func readmePipes(t *Tool, path []string, c *Command, readme string) bool {
+	if readme == "" {
+		return false
+	}
+	prog := strings.Join(append([]string{t.Name}, path...), " ")
+	isDefault := len(path) > 0 && strings.Contains(strings.ToLower(c.Summary+" "+c.About), "[default]")
+	for _, ln := range strings.Split(readme, "\n") {
+		if pipedInto(ln, prog) || isDefault && pipedInto(ln, t.Name) && !pipedIntoSub(ln, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// pipedIntoSub reports whether a line pipes into one of the tool's named
+// subcommands ("| dasel put ..."), which is not its default one.
+func pipedIntoSub(ln string, t *Tool) bool {
+	if t.Root == nil {
+		return false
+	}
+	for _, s := range t.Root.Subs {
+		if pipedInto(ln, t.Name+" "+s.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 // pipedInto reports whether a line shows prog at the end of a pipe:

@@ -33,7 +33,7 @@ func TestWithStdin(t *testing.T) {
 			root := parseHelp(tc.help)
 			root.Help = tc.help
 			tool := &Tool{Name: tc.prog, Prog: []string{"./" + tc.prog}, Root: root}
-			sk := withStdin(skillFor(tool, nil, root, "", nil, "", nil), tool, nil, root)
+			sk := withStdin(skillFor(tool, nil, root, "", nil, "", nil), tool, nil, root, "")
 			if sk.Stdin != tc.want {
 				t.Fatalf("withStdin(%q).Stdin = %q, want %q", tc.help, sk.Stdin, tc.want)
 			}
@@ -78,6 +78,35 @@ func TestHelpExitingNonZero(t *testing.T) {
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("check %q: %v\n%s", c, err, out)
+		}
+	}
+}
+
+// TestReadmePipes checks that a command whose help never mentions standard
+// input reads it when the README pipes into it: into the program itself,
+// or for its default subcommand into the bare program, not into another
+// subcommand.
+func TestReadmePipes(t *testing.T) {
+	t.Parallel()
+	query := parseHelp("Usage: dasel query [<query>] [flags]\n\n[default] Execute a query\n\nFlags:\n  -i, --in=STRING   The format of the input data.\n")
+	query.Name, query.Summary = "query", "[default] Execute a query."
+	put := parseHelp("Usage: dasel put <selector> [flags]\n\nPut a value.\n")
+	put.Name, put.Summary = "put", "Put a value."
+	root := &Command{Subs: []*Command{query, put}}
+	tool := &Tool{Name: "dasel", Prog: []string{"dasel"}, Root: root}
+	for _, tc := range []struct {
+		readme string
+		cmd    *Command
+		want   string
+	}{
+		{"```sh\necho '{\"name\": \"Tom\"}' | dasel -i json 'name'\n```\n", query, "{{input}}"},
+		{"```sh\necho '{\"name\": \"Tom\"}' | dasel -i json 'name'\n```\n", put, ""},
+		{"```sh\ncat a.json | dasel put -i json x\n```\n", query, ""},
+		{"```sh\ndasel -f a.json 'name'\n```\n", query, ""},
+	} {
+		sk := withStdin(skillFor(tool, []string{tc.cmd.Name}, tc.cmd, "", nil, "", nil), tool, []string{tc.cmd.Name}, tc.cmd, tc.readme)
+		if sk.Stdin != tc.want {
+			t.Errorf("withStdin(%s, README %q).Stdin = %q, want %q", tc.cmd.Name, tc.readme, sk.Stdin, tc.want)
 		}
 	}
 }
