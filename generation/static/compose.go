@@ -75,7 +75,7 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 			if p != "" && strings.Contains(sk.Description, strings.TrimSuffix(sentence(p), ".")) {
 				project = ""
 			}
-			b.Skills = append(b.Skills, withStdin(sk, t, leaf.path, leaf.cmd))
+			b.Skills = append(b.Skills, withStdin(sk, t, leaf.path, leaf.cmd, readmeText))
 		}
 	}
 	dedupeIDs(b.Skills)
