@@ -959,7 +959,7 @@ func bindAssigned(ps []bundle.Param, args map[string]any, text string) {
 
 // bindNamedValues fills an optional string setting the text names beside
 // its value: "to the recipient age1ql3z…" for --recipient, "the monokai
-// style" for --style. Words that say only that a parameter takes a file
+// style" for --style (after "the", and not "the new style"). Words that say only that a parameter takes a file
 // or text, and the settings that change how a tool talks, are no names;
 // a value must look like one (not "the", not a file the message brought).
 func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]any, text, target string) {
@@ -973,6 +973,9 @@ func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]an
 		}
 		if _, ok := propertyOf(sk, p.Name)["enum"]; ok {
 			continue
+		}
+		if columnNameRE.MatchString(p.Name + " " + p.Description) {
+			continue // a table's column: see pick and headerMention
 		}
 		words := nameWords(p.Name)
 		if len(words) == 0 {
@@ -992,7 +995,7 @@ func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]an
 			// article and the name ("the X style").
 			if i+1 < len(toks) && valueLike(toks[i+1]) && (re == nil || re.MatchString(toks[i+1].s)) {
 				found = append(found, toks[i+1].s)
-			} else if i >= 2 && articles[toks[i-2].low] && valueLike(toks[i-1]) && (re == nil || re.MatchString(toks[i-1].s)) {
+			} else if i >= 2 && toks[i-2].low == "the" && valueLike(toks[i-1]) && !adjectives[toks[i-1].low] && (re == nil || re.MatchString(toks[i-1].s)) {
 				found = append(found, toks[i-1].s)
 			}
 		}
@@ -1006,6 +1009,14 @@ func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]an
 		}
 	}
 }
+
+// adjectives say which one, not what it is called: "the new column",
+// "the second style".
+var adjectives = map[string]bool{"new": true, "old": true, "first": true, "last": true, "second": true, "third": true, "same": true,
+	"other": true, "given": true, "whole": true, "main": true, "current": true, "default": true, "following": true, "next": true,
+	"previous": true, "right": true, "left": true, "full": true, "entire": true, "original": true, "final": true, "top": true,
+	"bottom": true, "best": true, "different": true, "single": true, "each": true, "every": true, "only": true, "correct": true,
+	"proper": true, "usual": true, "existing": true, "above": true, "below": true, "attached": true, "resulting": true}
 
 var articles = map[string]bool{"the": true, "a": true, "an": true, "this": true, "that": true, "my": true, "our": true, "your": true}
 

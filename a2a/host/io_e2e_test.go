@@ -104,6 +104,16 @@ skills:
         a: {type: string, description: Formatter-specific additional argument for the -S (print style sheet) mode.}
         file: {type: string, format: path}
     run: [python3, -c, "import sys; print(sys.argv[1:-1])", -f, "{{formatter}}", -l, "{{lexer}}", -S, "{{style}}", -a, "{{a}}", "{{file}}"]
+  - id: encrypt
+    name: encrypt
+    description: Encrypt a file to recipients.
+    params:
+      type: object
+      properties:
+        recipient: {type: array, items: {type: string}, description: Encrypt to the specified RECIPIENT. Can be repeated.}
+        armor: {type: boolean, description: Encrypt to a PEM encoded format.}
+        input: {type: string, format: path}
+    run: [python3, -c, "import sys; print(sys.argv[1:-1])", --armor, "{{armor}}", -r, "{{recipient}}", "{{input}}"]
   - id: hello
     name: hello
     description: Say nothing at all.
@@ -160,6 +170,12 @@ func TestHostIO(t *testing.T) {
 			want{state: a2a.TaskStateCompleted, output: "['--in', 'yaml', '--out', 'toml'] 5\n"}},
 		{"a formatter named by the text", "highlight", "Highlight this Python file as HTML.", []*a2a.Part{file("h.py", "x = 1\n")},
 			want{state: a2a.TaskStateCompleted, output: "['-f', 'html']\n"}},
+		{"a setting named before its value", "encrypt", "Encrypt this to the recipient age1qucrdzthz3uz with ASCII armor.", []*a2a.Part{file("s.txt", "x")},
+			want{state: a2a.TaskStateCompleted, output: "['--armor', '-r', 'age1qucrdzthz3uz']\n"}},
+		{"a setting named after its value", "highlight", "Print the stylesheet of the monokai style for this file.", []*a2a.Part{file("h.py", "x = 1\n")},
+			want{state: a2a.TaskStateCompleted, output: "['-S', 'monokai']\n"}},
+		{"an adjective is no value", "highlight", "Highlight this file in the new style.", []*a2a.Part{file("h.py", "x = 1\n")},
+			want{state: a2a.TaskStateCompleted, output: "[]\n"}},
 		{"a failure keeps what was printed", "crash", "Do it.", nil,
 			want{state: a2a.TaskStateFailed, status: "boom: disk full\n[standard output]\npartial result"}},
 		{"an empty answer says so", "hello", "Say nothing.", nil,
