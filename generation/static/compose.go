@@ -90,27 +90,63 @@ type leaf struct {
 
 // leaves lists the commands that become skills: the visible subcommands
 // without visible subcommands of their own, or the tool itself.
+//
+// A listing under a group that takes an input file ("dotenv -f .env
+// list") lists the caller's data, not the tool's configuration, and is a
+// skill. A command that runs another program the caller names ("dotenv
+// run COMMAND...", "poetry run CMD") is none: it would hand any caller
+// the machine.
 func leaves(t *Tool) []leaf {
 	var out []leaf
-	var walk func(c *Command, path []string)
-	walk = func(c *Command, path []string) {
+	var walk func(c *Command, path []string, inputFile bool)
+	walk = func(c *Command, path []string, inputFile bool) {
+		inputFile = inputFile || takesInputFile(c)
 		var vis []*Command
 		for _, s := range c.Subs {
-			if !s.Hidden && !informational(s) {
+			if !s.Hidden && (!informational(s) || inputFile) && !runsCommand(s) {
 				vis = append(vis, s)
 			}
 		}
 		if len(vis) == 0 {
-			out = append(out, leaf{path: path, cmd: c})
+			if len(path) == 0 || !runsCommand(c) {
+				out = append(out, leaf{path: path, cmd: c})
+			}
 			return
 		}
 		for _, s := range vis {
-			walk(s, append(append([]string{}, path...), s.Name))
+			walk(s, append(append([]string{}, path...), s.Name), inputFile)
 		}
 	}
-	walk(t.Root, nil)
+	walk(t.Root, nil, false)
 	return out
 }
+
+// takesInputFile reports whether a command has an option naming the file
+// it reads (-f/--file, --input), not a configuration.
+func takesInputFile(c *Command) bool {
+	for _, f := range c.Flags {
+		if isPathFlag(f) && !isOutput(f) && (inputFlagRE.MatchString(f.Long) || f.Long == "" && inputFlagRE.MatchString(f.Short)) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandArgRE names an operand that is a command line to run.
+var commandArgRE = lazyregexp.New(`(?i)^(command|commandline|command[-_]line|cmd|cmdline|cmd[-_]line|argv|program)$`)
+
+// runsCommand reports whether a command's operand is a command line it
+// runs: COMMAND... or "the command to execute".
+func runsCommand(c *Command) bool {
+	for _, a := range c.Args {
+		if commandArgRE.MatchString(strings.Trim(a.Name, "<>[].")) && (a.Variadic || runHelpRE.MatchString(a.Help+" "+c.Summary)) {
+			return true
+		}
+	}
+	return false
+}
+
+var runHelpRE = lazyregexp.New(`(?i)\b(run|runs|execute|executes|exec|invoke|spawn)\b`)
 
 var listingRE = lazyregexp.New(`(?i)^(list|show|print|display)\b`)
 
