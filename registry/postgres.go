@@ -361,7 +361,9 @@ func pgPutTx(ctx context.Context, tx pgx.Tx, e Entry) (Record, bool, error) {
 	// Lock the agent's row, or insert it. Another registry instance may
 	// insert the same agent between the two (then the insert does nothing
 	// and the next round locks its row) or delete it (then the next round
-	// inserts it anew).
+	// inserts it anew). The insert yields on a conflict of either unique
+	// key: id and url name the same agent (the id is the url's hash), and
+	// a concurrent insert may collide on url first.
 	for round := 0; ; round++ {
 		err := tx.QueryRow(ctx, "SELECT seq, card_hash FROM agents WHERE id = $1 FOR UPDATE", e.ID).Scan(&seq, &oldHash)
 		if err == nil {
@@ -382,7 +384,7 @@ func pgPutTx(ctx context.Context, tx pgx.Tx, e Entry) (Record, bool, error) {
 		err = tx.QueryRow(ctx, `INSERT INTO agents (id, url, name, description, tags, card_hash,
 			first_seen, last_seen, last_changed, last_registered, registrations, status, checked_at, search)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $7, $7, 1, $8, $7, `+pgSearchVector+`)
-			ON CONFLICT (id) DO NOTHING RETURNING seq`, args...).Scan(&seq)
+			ON CONFLICT DO NOTHING RETURNING seq`, args...).Scan(&seq)
 		if err == nil {
 			created = true
 			break
