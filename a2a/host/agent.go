@@ -192,6 +192,9 @@ func requestFrom(ec *a2asrv.ExecutorContext) (*request, error) {
 		}
 	}
 	req.text = strings.Join(texts, "\n")
+	if len(texts) > 0 {
+		req.instruction = texts[0]
+	}
 	if len(texts) > 1 {
 		req.content = strings.Join(texts[1:], "\n")
 	}

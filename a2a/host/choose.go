@@ -51,7 +51,12 @@ func (h *Host) choose(ctx context.Context, req *request, files []string) (choice
 	for i, s := range skills {
 		docs[i] = skillText(&s)
 	}
-	query := bm25.Query(req.text)
+	// The instruction says which skill; content to work on (code, a
+	// table) would only add noise.
+	query := bm25.Query(req.words())
+	if strings.TrimSpace(req.words()) == "" {
+		query = bm25.Query(req.text)
+	}
 	if strings.TrimSpace(query) == "" {
 		query = strings.Join(files, " ")
 		for k := range req.data {

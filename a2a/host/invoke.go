@@ -30,6 +30,10 @@ type request struct {
 	taskID string
 	skill  string // an explicit skill id, or ""
 	text   string // the message's text parts, joined
+	// instruction is the first text part: the words about the work, which
+	// the rules read values from (never from the content: a "json" in
+	// the code to sort is no format asked for).
+	instruction string
 	// content is the text parts after the first (the instruction), joined:
 	// text given to work on rather than words about the work.
 	content string
@@ -38,6 +42,18 @@ type request struct {
 	// args are arguments given directly (MCP tool calls); they skip the
 	// binding of text and data.
 	args map[string]any
+}
+
+// words returns the instruction: the first text part, or for a request
+// built without one, its text less its content.
+func (r *request) words() string {
+	switch {
+	case r.instruction != "":
+		return r.instruction
+	case r.content != "":
+		return strings.TrimSpace(strings.TrimSuffix(r.text, r.content))
+	}
+	return r.text
 }
 
 type inFile struct {
@@ -154,7 +170,8 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		return nil, errKilled
 	case res.timedOut:
 		return nil, failf("skill %q timed out after %s and was killed%s", sk.ID, sk.RunTimeout(), tail([]byte(relative(res.stderr))))
-	case res.exitCode == 1 && strings.TrimSpace(out.stdout) != "" && strings.TrimSpace(string(res.stderr)) == "":
+	case res.exitCode == 1 && strings.TrimSpace(out.stdout) != "" && strings.TrimSpace(string(res.stderr)) == "" &&
+		!errorReportRE.MatchString(headOf(out.stdout, 512)):
 		// Linters, checkers and diff tools answer with status 1 when they
 		// found something: a report on standard output and no complaint
 		// on standard error is that answer, not a failure.
@@ -180,13 +197,18 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 			return nil, failf("skill %q printed nothing and wrote no file; it took none of %s (its parameters: %s)", sk.ID, lost, paramNames(sk))
 		}
 		if out.note == "" {
-			// An empty answer can be the answer (a clean lint); say so.
+			// An empty answer can be the answer (a clean lint); say so,
+			// with what the tool said on standard error (a usage it
+			// printed, "unknown mode") rather than lose it.
 			out.note = fmt.Sprintf("skill %s finished with exit status 0 and printed nothing", sk.ID)
+			if e := strings.TrimSpace(relative(res.stderr)); e != "" {
+				out.note += " on standard output; on standard error:\n" + headOf(e, 4096)
+			}
 		}
 	}
 	// Asked to save the result under a name the skill did not write (it
 	// writes to standard output): the output is returned as that file too.
-	if name := namedOutput(req.text, saved); name != "" && strings.TrimSpace(out.stdout) != "" && !res.truncated &&
+	if name := namedOutput(req.words(), saved); name != "" && strings.TrimSpace(out.stdout) != "" && !res.truncated &&
 		!slices.ContainsFunc(out.files, func(f outFile) bool { return path.Base(f.name) == name }) {
 		data := []byte(out.stdout)
 		out.files = append(out.files, outFile{name: name, mediaType: mediaTypeOf(name, data), data: data})
@@ -341,10 +363,10 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 			free = append(free, f)
 		}
 	}
-	bindFiles(sk, params, args, free, req.text, work)
+	bindFiles(sk, params, args, free, req.words(), work)
 	// A file name the instruction gives the result goes to the one
 	// parameter for a file the skill writes.
-	if name := namedOutput(req.text, saved); name != "" {
+	if name := namedOutput(req.words(), saved); name != "" {
 		var outs []bundle.Param
 		for _, p := range params {
 			if _, ok := args[p.Name]; !ok && writes(p) && (p.IsPath() || p.Type == "string" || p.Type == "") {
@@ -362,8 +384,8 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 	// table, a token of the kind a parameter holds) and the instruction
 	// itself goes only to the one required string parameter left; failing
 	// both, the text becomes the file of a required path parameter.
-	text := strings.TrimSpace(req.text)
-	if text != "" && req.args == nil {
+	text := strings.TrimSpace(req.words())
+	if (text != "" || strings.TrimSpace(req.content) != "") && req.args == nil {
 		unbound := func(p bundle.Param) bool { _, ok := args[p.Name]; return !ok }
 		bindNumbers(params, args, text)
 		var strs []bundle.Param
@@ -387,6 +409,10 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 		case explicit && stdinP != "" && slices.ContainsFunc(strs, func(p bundle.Param) bool { return p.Name == stdinP }):
 			// Text to work on is what the skill reads on standard input.
 			target = stdinP
+		case explicit && len(saved) == 0 && len(reqd) == 0 && stdinP != "" && declared[stdinP].IsPath() && unbound(declared[stdinP]):
+			// Text to work on with no file goes to standard input (as a
+			// file of its own, below), not to an optional operand
+			// ("unfurl [MODE] [FORMATSTRING]" reads its URLs there).
 		case explicit && len(strs) == 1 && (!inline || strs[0].Required || positional(sk, strs[0].Name) || textParam(strs[0])):
 			target = strs[0].Name
 		case explicit && len(strs) > 1 && len(reqd) <= 1 && len(textParams(strs)) == 1 && (len(reqd) == 0 || textParam(reqd[0])):
@@ -993,8 +1019,12 @@ func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]an
 			}
 			// The value after the name ("recipient X"), or between an
 			// article and the name ("the X style").
-			if i+1 < len(toks) && valueLike(toks[i+1]) && (re == nil || re.MatchString(toks[i+1].s)) {
-				found = append(found, toks[i+1].s)
+			next := i + 1
+			if next < len(toks) && settingWords[toks[next].low] {
+				next++ // "safe mode escape"
+			}
+			if next < len(toks) && valueLike(toks[next]) && (re == nil || re.MatchString(toks[next].s)) {
+				found = append(found, toks[next].s)
 			} else if i >= 2 && toks[i-2].low == "the" && valueLike(toks[i-1]) && !adjectives[toks[i-1].low] && (re == nil || re.MatchString(toks[i-1].s)) {
 				found = append(found, toks[i-1].s)
 			}
@@ -1010,6 +1040,10 @@ func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]an
 	}
 }
 
+// errorReportRE finds a program's complaint at the start of its output:
+// "csvquote program not found. exiting", "Error: ...", "usage: ...".
+var errorReportRE = lazyregexp.New(`(?i)^\s*(?:\S+:\s*)?(?:error\b|fatal\b|usage:|traceback\b|panic:)|\b(?:not found|no such file|cannot|can't|could not|couldn't|failed to|permission denied|invalid option|unrecognized|exiting|aborting|abort)\b`)
+
 // adjectives say which one, not what it is called: "the new column",
 // "the second style".
 var adjectives = map[string]bool{"new": true, "old": true, "first": true, "last": true, "second": true, "third": true, "same": true,
@@ -1023,7 +1057,7 @@ var articles = map[string]bool{"the": true, "a": true, "an": true, "this": true,
 // valueLike reports whether a token can be a setting's value: not a word
 // that only joins others ("to", "with", "and"), not a sentence's verb.
 func valueLike(t token) bool {
-	if len(t.s) == 0 || functionWords[t.low] || articles[t.low] {
+	if len(t.s) == 0 || functionWords[t.low] || articles[t.low] || settingWords[t.low] {
 		return false
 	}
 	return true
@@ -1033,3 +1067,8 @@ var functionWords = map[string]bool{"to": true, "of": true, "for": true, "with":
 	"at": true, "by": true, "from": true, "into": true, "as": true, "is": true, "are": true, "be": true, "it": true, "its": true,
 	"using": true, "use": true, "please": true, "then": true, "but": true, "not": true, "no": true, "if": true, "so": true,
 	"file": true, "files": true, "text": true, "which": true, "what": true, "when": true, "where": true, "how": true}
+
+// settingWords name a setting rather than give its value: "safe mode
+// escape" sets --safe to escape, not to "mode".
+var settingWords = map[string]bool{"mode": true, "option": true, "options": true, "setting": true, "settings": true,
+	"flag": true, "value": true, "level": true, "style": true, "format": true, "type": true, "kind": true, "name": true}

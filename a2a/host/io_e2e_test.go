@@ -114,6 +114,30 @@ skills:
         armor: {type: boolean, description: Encrypt to a PEM encoded format.}
         input: {type: string, format: path}
     run: [python3, -c, "import sys; print(sys.argv[1:-1])", --armor, "{{armor}}", -r, "{{recipient}}", "{{input}}"]
+  - id: urls
+    name: urls
+    description: Pull out bits of URLs provided on stdin.
+    params:
+      type: object
+      properties:
+        input: {type: string, format: path}
+        mode: {type: string}
+        formatstring: {type: string}
+    stdin: "{{input}}"
+    run: [python3, -c, "import sys\nif len(sys.argv) < 2: sys.stderr.write('unknown mode: \\nusage: urls [MODE] [FORMATSTRING]\\n'); sys.exit(0)\nprint(sys.argv[1], len(sys.stdin.read().split()))", "{{mode}}", "{{formatstring}}"]
+  - id: wrapper
+    name: wrapper
+    description: Run a helper program that is missing.
+    run: [python3, -c, "import sys; print('helper program not found. exiting'); sys.exit(1)"]
+  - id: render
+    name: render
+    description: Render Markdown as HTML.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path}
+        safe: {type: string, description: "Sanitize literal HTML: 'escape' escapes HTML meta chars, 'replace' replaces with an [HTML_REMOVED] note."}
+    run: [python3, -c, "import sys; print(sys.argv[1:-1])", --safe, "{{safe}}", "{{file}}"]
   - id: hello
     name: hello
     description: Say nothing at all.
@@ -176,6 +200,16 @@ func TestHostIO(t *testing.T) {
 			want{state: a2a.TaskStateCompleted, output: "['-S', 'monokai']\n"}},
 		{"an adjective is no value", "highlight", "Highlight this file in the new style.", []*a2a.Part{file("h.py", "x = 1\n")},
 			want{state: a2a.TaskStateCompleted, output: "[]\n"}},
+		{"the content's words are no instruction", "highlight", "Highlight this.", []*a2a.Part{a2a.NewTextPart("import json\nprint(json.dumps(1))\n")},
+			want{state: a2a.TaskStateCompleted, output: "[]\n"}},
+		{"what a silent tool said on standard error", "urls", "Extract the domains.", []*a2a.Part{a2a.NewTextPart("https://a.example.com/x\n")},
+			want{state: a2a.TaskStateCompleted, output: "", status: "on standard error:\nunknown mode: \nusage: urls [MODE] [FORMATSTRING]"}},
+		{"content to standard input, not to an optional operand", "urls", "Show these URLs' paths.", []*a2a.Part{a2a.NewTextPart("https://a.example.com/x https://b.example.com/y\n"), a2a.NewDataPart(map[string]any{"mode": "paths"})},
+			want{state: a2a.TaskStateCompleted, output: "paths 2\n"}},
+		{"a complaint with status 1 is a failure", "wrapper", "Run it.", nil,
+			want{state: a2a.TaskStateFailed, status: "helper program not found. exiting"}},
+		{"a setting, a word for settings, its value", "render", "Render this escaping raw HTML (safe mode escape).", []*a2a.Part{file("r.md", "# x\n")},
+			want{state: a2a.TaskStateCompleted, output: "['--safe', 'escape']\n"}},
 		{"a failure keeps what was printed", "crash", "Do it.", nil,
 			want{state: a2a.TaskStateFailed, status: "boom: disk full\n[standard output]\npartial result"}},
 		{"an empty answer says so", "hello", "Say nothing.", nil,
