@@ -274,7 +274,29 @@ const path = require('path');
 const dirs = ` + string(quoted) + `;
 const prev = process.env.NODE_PATH ? process.env.NODE_PATH.split(path.delimiter) : [];
 process.env.NODE_PATH = prev.concat(dirs.filter(d => !prev.includes(d))).join(path.delimiter);
-require('module')._initPaths();
+const Module = require('module');
+Module._initPaths();
+// ES modules' import ignores NODE_PATH: a resolve hook looks a bare
+// specifier that node cannot find up in the same directories, the way
+// require does (a package directory's main, or a file below it).
+if (typeof Module.register === 'function') {
+  const hook = 'import { createRequire } from "node:module";\n' +
+    'import { pathToFileURL } from "node:url";\n' +
+    'import path from "node:path";\n' +
+    'const dirs = ' + JSON.stringify(dirs) + ';\n' +
+    'const req = createRequire("file:///");\n' +
+    'export async function resolve(specifier, context, next) {\n' +
+    '  try { return await next(specifier, context); } catch (err) {\n' +
+    '    if (err && err.code === "ERR_MODULE_NOT_FOUND" && !/^(\\.|\\/|[a-z]+:)/.test(specifier)) {\n' +
+    '      for (const d of dirs) {\n' +
+    '        try { return { url: pathToFileURL(req.resolve(path.join(d, specifier))).href, shortCircuit: true }; } catch {}\n' +
+    '      }\n' +
+    '    }\n' +
+    '    throw err;\n' +
+    '  }\n' +
+    '}\n';
+  Module.register('data:text/javascript,' + encodeURIComponent(hook));
+}
 `)
 }
 

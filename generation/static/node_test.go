@@ -243,3 +243,39 @@ func TestNodeDebianModule(t *testing.T) {
 		t.Errorf("the bundle is invalid: %v", err)
 	}
 }
+
+// TestNodeSystemModulesESM runs a bin that is an ES module importing the
+// system's packages: import ignores NODE_PATH, so the preload's resolve
+// hook must find them.
+func TestNodeSystemModulesESM(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("no node on this machine")
+	}
+	dir := writeRepo(t, map[string]string{
+		"package.json": `{"name": "greeter", "type": "module", "bin": {"greeter": "bin/greeter.js"},
+			"dependencies": {"greet": "^1.0.0", "@acme/util": "^2.0.0"}}`,
+		"bin/greeter.js": "#!/usr/bin/env node\nimport greet from 'greet';\nimport util from '@acme/util';\n" +
+			"console.log(util.shout(greet(process.argv[2] || 'world')));\n",
+	})
+	sysDir := filepath.Join(t.TempDir(), "nodejs")
+	writeModules(t, sysDir, "greet", "@acme/util")
+	sys := &nodeSystem{dirs: func() []string { return []string{sysDir} }}
+	r, err := scan(dir, "greeter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, notes := sys.tools(r)
+	if len(tools) != 1 {
+		t.Fatalf("tools = %d, want 1 (notes %q)", len(tools), notes)
+	}
+	bdir := t.TempDir()
+	if err := writeFiles(dir, bdir, tools); err != nil {
+		t.Fatal(err)
+	}
+	argv := append(expandRepo(tools[0].Prog, dir, bdir), "ada")
+	out, err := exec.CommandContext(t.Context(), argv[0], argv[1:]...).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "HELLO ADA" {
+		t.Errorf("%q = %q, %v, want HELLO ADA", argv, out, err)
+	}
+}
