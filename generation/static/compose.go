@@ -372,12 +372,16 @@ func isWordByte(b byte) bool {
 // "OPTION=value", "<name>".
 var metaNameRE = lazyregexp.New(`^<?([A-Za-z][A-Za-z0-9_-]*)`)
 
-// flagParamName returns the raw name of a flag's parameter: its long name;
+// flagParamName returns the raw name of a flag's parameter: the name its
+// source gives it (argparse's dest); its long name;
 // for a flag with a short name only, its metavar ("-l LEXER" → lexer,
 // "-c TEXT" → text) when that is a word no other flag of the command
 // or argument uses, so that -f FORMATTER and -F FILTER are not f and
 // f_arg; else its letter.
 func flagParamName(f *Flag, flags []*Flag, args []*Arg) string {
+	if f.Name != "" {
+		return f.Name
+	}
 	if f.Long != "" {
 		return f.Long
 	}
@@ -469,7 +473,23 @@ func isPathFlag(f *Flag) bool {
 	}
 	m := strings.Trim(f.Metavar, "<>")
 	return pathNameRE.MatchString(m) || pathExtRE.MatchString(m) && pathNameRE.MatchString(strings.SplitN(m, ".", 2)[0]) ||
-		strings.Contains(strings.ToLower(f.Long), "file") || strings.HasSuffix(strings.ToLower(f.Long), "path") || strings.HasSuffix(strings.ToLower(f.Long), "dir")
+		fileWordRE.MatchString(lastNamePart(f.Long)) || strings.HasSuffix(strings.ToLower(f.Long), "path") || strings.HasSuffix(strings.ToLower(f.Long), "dir")
+}
+
+// fileWordRE matches a name part that names a file ("file", "infile",
+// "filename", "logfile"), never a word that merely ends in the letters
+// ("profile").
+var fileWordRE = lazyregexp.New(`(?i)^(?:in|input|out|output|log|key|cert|conf|config|data|src|source|target)?(?:file|filename|filepath)s?$`)
+
+// lastNamePart returns the last part of an option's name split on - and _:
+// the head of the compound ("link-patterns-file" → file, "use-file-vars"
+// → vars, which is not a file).
+func lastNamePart(name string) string {
+	parts := strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' })
+	if len(parts) == 0 {
+		return ""
+	}
+	return parts[len(parts)-1]
 }
 
 func isPathArg(a *Arg) bool {

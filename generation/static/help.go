@@ -660,6 +660,9 @@ func addFlag(c *Command, it *helpItem) {
 		}
 		parts = append(parts, part)
 	}
+	// All names of the option: its long names ("--ac, --atomic"), its
+	// short ones ("-l, -w") and Go's one-dash long names.
+	var longs, shorts, goLongs []string
 	for _, part := range parts {
 		if !strings.HasPrefix(part, "-") {
 			continue
@@ -697,27 +700,59 @@ func addFlag(c *Command, it *helpItem) {
 				n = strings.Replace(n, "[no-]", "", 1)
 				f.Negation = "no-" + n
 			}
-			if f.Long != "" && (n == "no-"+f.Long || n == "no"+f.Long) {
-				f.Negation = n // "--override / --no-override"
-			}
-			if f.Long == "" {
-				f.Long, f.Dashes = n, "--"
-			}
+			longs = append(longs, n)
 		case len(name) == 2:
-			f.Short = name[1:]
+			shorts = append(shorts, name[1:])
 		default: // Go's flag package: one dash, long name
-			if f.Long == "" {
-				f.Long, f.Dashes = name[1:], "-"
-			}
+			goLongs = append(goLongs, name[1:])
 		}
 		if meta != "" && f.Metavar == "" {
 			f.Metavar = meta
 		}
 	}
+	// "--override / --no-override": the second name turns the first off.
+	all := slices.Clone(longs)
+	longs = slices.DeleteFunc(longs, func(n string) bool {
+		neg := slices.ContainsFunc(all, func(m string) bool { return n == "no-"+m || n == "no"+m })
+		if neg {
+			f.Negation = n
+		}
+		return neg
+	})
+	f.Long, f.Dashes = longestName(longs), "--"
+	if f.Long == "" {
+		f.Long, f.Dashes = longestName(goLongs), "-"
+		if f.Long == "" {
+			f.Dashes = ""
+		}
+	}
+	if len(shorts) > 0 {
+		f.Short = shorts[0]
+	}
+	for _, n := range longs {
+		if n != f.Long {
+			f.Aliases = append(f.Aliases, "--"+n)
+		}
+	}
+	for _, n := range goLongs {
+		if n != f.Long {
+			f.Aliases = append(f.Aliases, "-"+n)
+		}
+	}
+	for _, n := range shorts {
+		if n != f.Short {
+			f.Aliases = append(f.Aliases, "-"+n)
+		}
+	}
 	if f.Long == "" && f.Short == "" {
 		return
 	}
-	if f.Long == "help" || f.Short == "h" && f.Long == "" || f.Long == "version" || f.Metavar == "" && versionHelpRE.MatchString(f.Help) {
+	if f.Long == "help" || f.Short == "h" && f.Long == "" || versionNameRE.MatchString(f.Long) || f.Metavar == "" && versionHelpRE.MatchString(f.Help) {
+		c.dropped = append(c.dropped, flagNames(f)...)
+		return
+	}
+	if slices.ContainsFunc(flagNames(f), func(n string) bool { return slices.Contains(c.dropped, n) }) {
+		// "[-V]" in a usage, for the "-V, --version" left out above.
 		return
 	}
 	if m := defaultRE.FindStringSubmatch(f.Help); m != nil {
@@ -768,8 +803,38 @@ func addFlag(c *Command, it *helpItem) {
 }
 
 // versionHelpRE finds the help of a switch that prints the program's
-// version ("-V  Print the package version."), whatever its name.
-var versionHelpRE = lazyregexp.New(`(?i)^(?:print|show|display|output)s?\s+(?:the\s+)?(?:\w+\s+)?version(?:\s+(?:number|info(?:rmation)?))?(?:\s+and\s+exit)?\.?$`)
+// version ("-V  Print the package version.", "Displays the currently
+// installed version of isort."), whatever its name; versionNameRE the
+// names of such switches.
+var (
+	versionHelpRE = lazyregexp.New(`(?i)^(?:print|show|display|output)s?\s+(?:the\s+)?(?:\w+\s+){0,2}version(?:\s+(?:number|info(?:rmation)?|string))?(?:\s+of\s+[\w.-]+)?(?:\s+and\s+exit)?\.?$`)
+	versionNameRE = lazyregexp.New(`^version(?:[-_](?:number|info|string))?$`)
+)
+
+// longestName returns the longest of an option's names, the first of
+// those as long: the one that says most of what it does ("--ac,
+// --atomic" is atomic).
+func longestName(names []string) string {
+	best := ""
+	for _, n := range names {
+		if len(n) > len(best) {
+			best = n
+		}
+	}
+	return best
+}
+
+// flagNames returns every name of a flag, with its dashes.
+func flagNames(f *Flag) []string {
+	var out []string
+	if f.Long != "" {
+		out = append(out, f.Dashes+f.Long)
+	}
+	if f.Short != "" {
+		out = append(out, "-"+f.Short)
+	}
+	return append(out, f.Aliases...)
+}
 
 // optionalMetaRE finds a value in brackets alone: "[options]", "[<level>]",
 // "[arg[,...]]" (not "[WHAT ...]", several values).

@@ -1,6 +1,10 @@
 package static
 
-import "github.com/agentnet/agentnet/bundle"
+import (
+	"slices"
+
+	"github.com/agentnet/agentnet/bundle"
+)
 
 // Tool is one entry point of a repository: a program that can be run, with
 // the commands it offers.
@@ -52,6 +56,10 @@ type Command struct {
 	Hidden bool
 	// Help is the text the program printed for its --help, when probed.
 	Help string
+	// dropped are the names (with dashes) of the options a help listed
+	// and the parse left out (help, version), so that a usage's "[-V]"
+	// does not bring one back.
+	dropped []string
 }
 
 // Flag is an option of a command.
@@ -77,6 +85,11 @@ type Flag struct {
 	// Typed is set when the type comes from source code, not a guess from
 	// the help text.
 	Typed bool
+	// Name is the parameter's name when the source gives one (argparse's
+	// dest); Aliases are the option's other names, with their dashes
+	// ("-w", "--line-width"), which name the same parameter.
+	Name    string
+	Aliases []string
 }
 
 // Arg is a positional argument of a command.
@@ -100,7 +113,8 @@ func (c *Command) find(name string) *Command {
 	return nil
 }
 
-// flag returns the flag with the given long (or short) name, or nil.
+// flag returns the flag with the given long (or short) name, or nil. A
+// flag is also found by its aliases.
 func (c *Command) flag(long, short string) *Flag {
 	for _, f := range c.Flags {
 		if long != "" && f.Long == long {
@@ -112,6 +126,12 @@ func (c *Command) flag(long, short string) *Flag {
 			if f.Short == short {
 				return f
 			}
+		}
+	}
+	for _, f := range c.Flags {
+		if long != "" && (slices.Contains(f.Aliases, "--"+long) || slices.Contains(f.Aliases, "-"+long)) ||
+			short != "" && slices.Contains(f.Aliases, "-"+short) {
+			return f
 		}
 	}
 	return nil

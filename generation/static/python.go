@@ -268,19 +268,34 @@ func argparseCommand(p *pyParser) *Command {
 			continue
 		}
 		if strings.HasPrefix(a.Names[0], "-") {
-			f := &Flag{Help: a.Help, Required: a.Required, Typed: true}
+			// One option, however many names: the longest long name is
+			// passed, the others are aliases, and argparse's dest names
+			// the parameter ("--ac, --atomic", "-l, -w, --line-length").
+			f := &Flag{Help: a.Help, Required: a.Required, Typed: true, Name: a.Dest}
+			var longs, shorts, goLongs []string
 			for _, n := range a.Names {
 				switch {
 				case strings.HasPrefix(n, "--"):
-					if f.Long == "" {
-						f.Long, f.Dashes = n[2:], "--"
-					}
+					longs = append(longs, n[2:])
 				case len(n) == 2:
-					f.Short = n[1:]
+					shorts = append(shorts, n[1:])
 				default:
-					if f.Long == "" {
-						f.Long, f.Dashes = n[1:], "-"
-					}
+					goLongs = append(goLongs, n[1:])
+				}
+			}
+			f.Long, f.Dashes = longestName(longs), "--"
+			if f.Long == "" {
+				f.Long, f.Dashes = longestName(goLongs), "-"
+				if f.Long == "" {
+					f.Dashes = ""
+				}
+			}
+			if len(shorts) > 0 {
+				f.Short = shorts[0]
+			}
+			for _, n := range a.Names {
+				if n != f.Dashes+f.Long && n != "-"+f.Short {
+					f.Aliases = append(f.Aliases, n)
 				}
 			}
 			if s, ok := a.Metavar.(string); ok {
