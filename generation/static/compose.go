@@ -733,7 +733,7 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 	if toolSummary == "" {
 		toolSummary = project
 	}
-	about := firstParagraph(c.About)
+	about := unbanner(firstParagraph(c.About))
 	if len(path) == 0 && about == "" {
 		about = firstParagraph(t.Doc)
 	}
@@ -799,6 +799,27 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// bannerRE matches the version a program's banner ends with: "Jsonnet
+// linter v0.20.0", "mytool version 1.2.3 (abc123)".
+var bannerRE = lazyregexp.New(`(?i)[\s,(-]+(?:version\s+|v)?\d+\.\d+(?:\.\d+)*(?:[-+][\w.+-]*)?(?:\s*\([^)]*\))?\.?$`)
+
+// unbanner returns a help's opening line without the version it ends
+// with, and nothing for a banner that only names the program and its
+// version: a version is no description.
+func unbanner(s string) string {
+	loc := bannerRE.Regexp().FindStringIndex(s)
+	if loc == nil || len(strings.Fields(s)) > 8 || strings.ContainsAny(strings.TrimRight(s[:loc[0]], "."), ".!?:") {
+		// A sentence that ends in a number ("Needs Go 1.25 or ... 1.26")
+		// is no banner.
+		return s
+	}
+	rest := strings.TrimSpace(s[:loc[0]])
+	if len(strings.Fields(rest)) < 2 {
+		return ""
+	}
+	return rest
 }
 
 // contentWords returns the words of s that carry meaning, lower-cased and

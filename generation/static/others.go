@@ -22,6 +22,15 @@ var devScripts = lazyregexp.New(`(?i)^(test|tests|check|ci|lint|fmt|format|build
 	// git hooks and CI services
 	`(pre|post)[-_](commit|push|merge|checkout|rebase|receive|applypatch)|(prepare[-_])?commit[-_]msg|travis|circleci|appveyor|jenkins|gitlab[-_]ci|drone|goreleaser|godownloader|codecov)([-_.].*)?$`)
 
+// toolchainScripts name the launchers that toolchain managers (Hermit,
+// mise) and build tools (the Gradle and Maven wrappers) put in a
+// repository; devScripts already names their activate scripts.
+var toolchainScripts = lazyregexp.New(`^(hermit|mise|gradlew|mvnw|sbtw?|lein)$`)
+
+// sourceLauncherRE finds a script command that compiles source at each
+// run (go run, go build ... && exec, cargo run).
+var sourceLauncherRE = lazyregexp.New(`(?m)(?:^|[;&|(]|\bexec|\bthen|\bdo)\s*(?:go\s+(?:build|run)|cargo\s+(?:build|run))\b`)
+
 // maxScript bounds how much of a shell script is read: the whole of any
 // real one (emojify's table of emoji fills its first 100 KB).
 const maxScript = 4 << 20
@@ -38,6 +47,17 @@ func shellTools(r *repo) (tools []*Tool, notes []string) {
 		}
 		base := path.Base(f)
 		if devScripts.MatchString(strings.TrimSuffix(base, ".sh")) || strings.HasPrefix(base, ".") {
+			continue
+		}
+		if toolchainScripts.MatchString(base) {
+			notes = append(notes, fmt.Sprintf("%s: left out: a toolchain manager's launcher, not the repository's tool", f))
+			continue
+		}
+		if n := r.linkedTo(f); n >= 2 {
+			// Several names linked to one script: a launcher that
+			// dispatches on the name it runs under (a package
+			// manager's shims), not a tool of the repository.
+			notes = append(notes, fmt.Sprintf("%s: left out: %d links run it under other names (a launcher)", f, n))
 			continue
 		}
 		head, ok := r.read(f, maxScript)
@@ -61,6 +81,12 @@ func shellTools(r *repo) (tools []*Tool, notes []string) {
 			prog, check = []string{shell, "{{repo}}/" + f}, []string{shell, f, "--help"}
 		}
 		text := string(head)
+		if sourceLauncherRE.MatchString(text) {
+			// It compiles the repository's source and runs the result:
+			// the program it builds is found by its own language's rules.
+			notes = append(notes, fmt.Sprintf("%s: left out: the script builds the repository's source and runs it", f))
+			continue
+		}
 		if !inputRE.MatchString(text) {
 			// It reads no argument and no input: nothing a caller could
 			// hand it (a link checker of the repo's own docs, a release).
@@ -303,7 +329,8 @@ func makePrograms(r *repo) []*Tool {
 			if l == nil {
 				l = linkRE.FindStringSubmatch(m.expand(ln, 0))
 			}
-			return l != nil && !strings.Contains(ln, " -c ") && (l[1] == "$@" || l[1] == t)
+			// The output may be named by a variable: $(EXE).
+			return l != nil && !strings.Contains(ln, " -c ") && (l[1] == "$@" || l[1] == t || m.expand(l[1], 0) == t)
 		})
 		// A listed program without a recipe of its own is built by
 		// make's implicit rule from its C source.
@@ -464,10 +491,12 @@ var (
 )
 
 // readmeSummary returns the first prose paragraph of a README: not a
-// heading, a badge line, HTML or a code block.
+// heading, a badge line, HTML, a code block (fenced or indented), a GitHub
+// alert ("> [!NOTE]" and its body) or a link reference definition
+// ("[GoDoc]: https://...").
 func readmeSummary(text string) string {
 	var para []string
-	inCode := false
+	inCode, inAlert := false, false
 	for _, ln := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(ln)
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
@@ -477,13 +506,30 @@ func readmeSummary(text string) string {
 		if inCode {
 			continue
 		}
+		if len(para) == 0 && t != "" && (strings.HasPrefix(ln, "\t") || strings.HasPrefix(ln, "    ")) {
+			// An indented code block ("\tgo install ..."); after a
+			// paragraph's first line, an indented line continues it.
+			continue
+		}
 		// A quoted tagline ("> scc powers ...") is prose too; a GitHub
-		// alert's marker ("> [!NOTE]") is not.
+		// alert ("> [!NOTE]" and the quoted lines under it) is not.
 		if strings.HasPrefix(t, ">") {
 			t = strings.TrimLeft(t, "> ")
 			if strings.HasPrefix(t, "[!") {
+				inAlert = true
 				continue
 			}
+			if inAlert {
+				continue
+			}
+		} else {
+			inAlert = false
+		}
+		if linkRefDefRE.MatchString(t) || t != "" && badgesOnly(t) {
+			if len(para) > 0 {
+				return cleanMarkdown(strings.Join(para, " "))
+			}
+			continue
 		}
 		switch {
 		case len(t) >= 2 && (strings.Trim(t, "=") == "" || strings.Trim(t, "-") == "") && len(para) > 0:
@@ -506,6 +552,21 @@ func readmeSummary(text string) string {
 		para = append(para, t)
 	}
 	return cleanMarkdown(strings.Join(para, " "))
+}
+
+var (
+	// linkRefDefRE matches a link reference definition: "[GoDoc]: https://…".
+	linkRefDefRE = lazyregexp.New(`^\[[^\]]+\]:\s*\S+`)
+	// badgeRE matches an image, linked or not, inline or by reference:
+	// "[![Go Reference](…)](…)", "[![GoDoc Widget]][GoDoc]", "![CI](…)".
+	badgeRE = lazyregexp.New(`\[!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])\](?:\([^)]*\)|\[[^\]]*\])?|!\[[^\]]*\](?:\([^)]*\)|\[[^\]]*\])`)
+)
+
+// badgesOnly reports whether a README line holds only images and HTML
+// (a row of badges), nothing to read.
+func badgesOnly(t string) bool {
+	rest := htmlTagRE.ReplaceAllString(badgeRE.ReplaceAllString(t, ""), "")
+	return rest != t && strings.Trim(rest, " \t|·•-") == ""
 }
 
 // cleanMarkdown drops links' targets, HTML tags and emphasis from
@@ -610,7 +671,7 @@ func readmeSections(text string, names []string) map[string]readmeNote {
 				if strings.HasPrefix(lt, "#") || (lt == "" && len(para) > 0) {
 					break
 				}
-				if lt != "" && !strings.HasPrefix(lt, "|") && !strings.HasPrefix(lt, "    ") {
+				if lt != "" && !strings.HasPrefix(lt, "|") && !(len(para) == 0 && (strings.HasPrefix(l, "    ") || strings.HasPrefix(l, "\t"))) && !linkRefDefRE.MatchString(lt) && !badgesOnly(lt) {
 					para = append(para, lt)
 				}
 			}
