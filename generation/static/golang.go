@@ -85,16 +85,12 @@ func goTools(r *repo) []*Tool {
 		}
 		name = sanitizeProg(name)
 		bin := ".agentnet/bin/" + name
-		pkg := "./" + dir
-		if dir == "." {
-			pkg = "."
-		}
 		t := &Tool{
 			Name:   name,
 			Kind:   "go",
 			Source: dir,
 			Prog:   []string{bin},
-			Setup:  append(slices.Clone(tidy), []string{"go", "build", "-trimpath", "-o", bin, pkg}),
+			Setup:  append(slices.Clone(tidy), goBuild(r, dir, bin)),
 			Check:  []string{bin, "--help"},
 			Root:   goSource(asts),
 			Files:  files,
@@ -114,6 +110,42 @@ func goTools(r *repo) []*Tool {
 		tools = slices.DeleteFunc(tools, func(t *Tool) bool { return maintenanceDir(t.Source) })
 	}
 	return tools
+}
+
+// goBuild returns the command that builds the main package in dir (a
+// slash path) into bin (relative to the root). A package is built in its
+// own module, the one whose go.mod is nearest above it: from the root, the
+// go command does not build a package of a nested module (cmd/x/go.mod),
+// so the build runs in the module's directory (go build -C), writing bin
+// under {{repo}}. A nested module usually replaces
+// the repository's root module by its directory, whose requirements its
+// go.mod and go.sum lag behind: -mod=mod lets the build bring the copy's
+// up to date, as go mod tidy would.
+func goBuild(r *repo, dir, bin string) []string {
+	mod := goModuleDir(r, dir)
+	if mod == "." {
+		pkg := "./" + dir
+		if dir == "." {
+			pkg = "."
+		}
+		return []string{"go", "build", "-trimpath", "-o", bin, pkg}
+	}
+	pkg := "."
+	if dir != mod {
+		pkg = "./" + strings.TrimPrefix(dir, mod+"/")
+	}
+	return []string{"go", "build", "-C", mod, "-mod=mod", "-trimpath", "-o", "{{repo}}/" + bin, pkg}
+}
+
+// goModuleDir returns the directory of the go.mod nearest above dir (dir
+// itself included), "." for the root's or when there is none.
+func goModuleDir(r *repo, dir string) string {
+	for d := dir; d != "." && d != "/" && d != ""; d = path.Dir(d) {
+		if r.has(d + "/go.mod") {
+			return d
+		}
+	}
+	return "."
 }
 
 // goBuilds reports whether the go command would build the Go file f (a

@@ -25,6 +25,10 @@ type repo struct {
 	files []string
 	set   map[string]bool
 	exec  map[string]bool // files with an executable bit
+	// links maps each symbolic link of the inventory's directories to
+	// the slash path its target names (relative to the root; "" for one
+	// outside it). Links are recorded, never followed.
+	links map[string]string
 }
 
 // skippedDirs are never entered.
@@ -35,7 +39,7 @@ var skippedDirs = map[string]bool{
 }
 
 func scan(root, name string) (*repo, error) {
-	r := &repo{root: root, name: name, set: map[string]bool{}, exec: map[string]bool{}}
+	r := &repo{root: root, name: name, set: map[string]bool{}, exec: map[string]bool{}, links: map[string]string{}}
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {
@@ -51,8 +55,14 @@ func scan(root, name string) (*repo, error) {
 			}
 			return nil
 		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			if target, err := os.Readlink(p); err == nil && len(r.links) < maxFiles {
+				r.links[rel] = linkTarget(rel, filepath.ToSlash(target))
+			}
+			return nil // never followed
+		}
 		if !d.Type().IsRegular() {
-			return nil // symlinks, devices: never followed
+			return nil // devices, sockets
 		}
 		if len(r.files) >= maxFiles {
 			return fs.SkipAll
@@ -66,6 +76,31 @@ func scan(root, name string) (*repo, error) {
 	})
 	slices.Sort(r.files)
 	return r, err
+}
+
+// linkTarget resolves a link's target (as written) against the link's
+// directory: a slash path relative to the root, or "" when it leaves the
+// root or is absolute.
+func linkTarget(link, target string) string {
+	if path.IsAbs(target) {
+		return ""
+	}
+	p := path.Join(path.Dir(link), target)
+	if p == ".." || strings.HasPrefix(p, "../") {
+		return ""
+	}
+	return p
+}
+
+// linkedTo counts the symbolic links that name the file rel.
+func (r *repo) linkedTo(rel string) int {
+	n := 0
+	for _, target := range r.links {
+		if target == rel {
+			n++
+		}
+	}
+	return n
 }
 
 func (r *repo) has(rel string) bool { return r.set[rel] }
