@@ -22,6 +22,15 @@ var devScripts = lazyregexp.New(`(?i)^(test|tests|check|ci|lint|fmt|format|build
 	// git hooks and CI services
 	`(pre|post)[-_](commit|push|merge|checkout|rebase|receive|applypatch)|(prepare[-_])?commit[-_]msg|travis|circleci|appveyor|jenkins|gitlab[-_]ci|drone|goreleaser|godownloader|codecov)([-_.].*)?$`)
 
+// toolchainScripts name the launchers that toolchain managers (Hermit,
+// mise) and build tools (the Gradle and Maven wrappers) put in a
+// repository; devScripts already names their activate scripts.
+var toolchainScripts = lazyregexp.New(`^(hermit|mise|gradlew|mvnw|sbtw?|lein)$`)
+
+// sourceLauncherRE finds a script command that compiles source at each
+// run (go run, go build ... && exec, cargo run).
+var sourceLauncherRE = lazyregexp.New(`(?m)(?:^|[;&|(]|\bexec|\bthen|\bdo)\s*(?:go\s+(?:build|run)|cargo\s+(?:build|run))\b`)
+
 // maxScript bounds how much of a shell script is read: the whole of any
 // real one (emojify's table of emoji fills its first 100 KB).
 const maxScript = 4 << 20
@@ -38,6 +47,17 @@ func shellTools(r *repo) (tools []*Tool, notes []string) {
 		}
 		base := path.Base(f)
 		if devScripts.MatchString(strings.TrimSuffix(base, ".sh")) || strings.HasPrefix(base, ".") {
+			continue
+		}
+		if toolchainScripts.MatchString(base) {
+			notes = append(notes, fmt.Sprintf("%s: left out: a toolchain manager's launcher, not the repository's tool", f))
+			continue
+		}
+		if n := r.linkedTo(f); n >= 2 {
+			// Several names linked to one script: a launcher that
+			// dispatches on the name it runs under (a package
+			// manager's shims), not a tool of the repository.
+			notes = append(notes, fmt.Sprintf("%s: left out: %d links run it under other names (a launcher)", f, n))
 			continue
 		}
 		head, ok := r.read(f, maxScript)
@@ -61,6 +81,12 @@ func shellTools(r *repo) (tools []*Tool, notes []string) {
 			prog, check = []string{shell, "{{repo}}/" + f}, []string{shell, f, "--help"}
 		}
 		text := string(head)
+		if sourceLauncherRE.MatchString(text) {
+			// It compiles the repository's source and runs the result:
+			// the program it builds is found by its own language's rules.
+			notes = append(notes, fmt.Sprintf("%s: left out: the script builds the repository's source and runs it", f))
+			continue
+		}
 		if !inputRE.MatchString(text) {
 			// It reads no argument and no input: nothing a caller could
 			// hand it (a link checker of the repo's own docs, a release).
@@ -303,7 +329,8 @@ func makePrograms(r *repo) []*Tool {
 			if l == nil {
 				l = linkRE.FindStringSubmatch(m.expand(ln, 0))
 			}
-			return l != nil && !strings.Contains(ln, " -c ") && (l[1] == "$@" || l[1] == t)
+			// The output may be named by a variable: $(EXE).
+			return l != nil && !strings.Contains(ln, " -c ") && (l[1] == "$@" || l[1] == t || m.expand(l[1], 0) == t)
 		})
 		// A listed program without a recipe of its own is built by
 		// make's implicit rule from its C source.

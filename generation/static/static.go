@@ -504,9 +504,13 @@ const maxProbes = 40
 
 // probe runs the tool's --help and each subcommand's, in a scratch
 // directory, and merges what the help says into the tool's command tree.
-// It fails only when the tool's own --help does not exit in time (a
-// server, a program waiting for input): such a program is no command-line
-// tool, and its check would hang.
+// A program that rejects --help without a usage is asked with -h, then run
+// bare on empty input (many C tools print their usage only so); what
+// answers with a help text is the help, and the bundle's check becomes one
+// that passes (-h, or that the program is in place). It fails when the
+// tool's own --help does not exit in time (a server, a program waiting for
+// input): such a program is no command-line tool, and its check would
+// hang; and when nothing shows a usage.
 func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout time.Duration, logw io.Writer) error {
 	if t.Kind == "make" || len(t.Check) == 0 || t.Check[len(t.Check)-1] != "--help" {
 		return nil
@@ -517,19 +521,18 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 	}
 	defer os.RemoveAll(scratch)
 	prog := expandRepo(t.Prog, dir, bdir)
-	if t.Kind == "node" || t.Kind == "shell" && t.Prog[0] == "sh" {
-		prog = expandRepo(t.Prog, dir, bdir)
-	}
 	n := 0
 	hung, failed, status := false, "", 0
-	help := func(path []string) *Command {
+	// help runs the program with path and then ask (--help, -h, or
+	// nothing for a bare run) and parses what it prints.
+	help := func(path, ask []string, limit time.Duration) *Command {
 		if n >= maxProbes {
 			return nil
 		}
 		n++
-		argv := append(append(append([]string{}, prog...), path...), "--help")
+		argv := append(append(append([]string{}, prog...), path...), ask...)
 		fmt.Fprintf(logw, "$ %s\n", strings.Join(argv, " "))
-		res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: scratch, Env: env, Timeout: timeout, MaxOutput: 256 << 10, Stdin: strings.NewReader("")})
+		res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: scratch, Env: env, Timeout: limit, MaxOutput: 256 << 10, Stdin: strings.NewReader("")})
 		out := string(res.Stdout)
 		if strings.TrimSpace(out) == "" || (res.ExitCode != 0 && len(res.Stderr) > len(res.Stdout)) {
 			out = string(res.Stderr)
@@ -545,7 +548,7 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 		fmt.Fprintf(logw, "%s\n", clip(out, 4000))
 		hung = res.TimedOut
 		if path == nil {
-			status = res.ExitCode
+			status, failed = res.ExitCode, ""
 			if res.ExitCode != 0 && !res.TimedOut && !looksLikeHelp(out) {
 				failed = errorLine(out)
 			}
@@ -557,24 +560,51 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 		h.Help = out
 		return h
 	}
-	h := help(nil)
+	cmdline := strings.Join(t.Check[:len(t.Check)-1], " ")
+	ask := []string{"--help"}
+	h := help(nil, ask, timeout)
 	if hung {
-		return fmt.Errorf("%s --help did not exit within %s", strings.Join(t.Check[:len(t.Check)-1], " "), timeout)
+		return fmt.Errorf("%s --help did not exit within %s", cmdline, timeout)
 	}
 	if failed != "" {
-		return fmt.Errorf("%s --help failed without a usage: %s", strings.Join(t.Check[:len(t.Check)-1], " "), failed)
+		// --help was taken for an argument ("unrecognized command
+		// '--help'"): -h, or the program alone, may print the usage. The
+		// bare run reads empty input and is bounded more tightly: a
+		// program that waits there is no help.
+		why := failed
+		for _, alt := range [][]string{{"-h"}, nil} {
+			ah := help(nil, alt, min(timeout, bareProbeTimeout))
+			if !hung && failed == "" && ah != nil && looksLikeHelp(ah.Help) {
+				h, ask = ah, alt
+				break
+			}
+		}
+		if ask != nil && ask[0] == "--help" {
+			return fmt.Errorf("%s --help failed without a usage: %s", cmdline, why)
+		}
+		fmt.Fprintf(logw, "# %s --help failed without a usage (%s); %s printed one\n", cmdline, why, strings.Join(append([]string{cmdline}, ask...), " "))
 	}
-	if status != 0 {
+	switch {
+	case status == 0 && ask != nil && ask[0] != "--help":
+		t.Check = append(slices.Clone(t.Check[:len(t.Check)-1]), ask...)
+	case status != 0 || ask == nil:
 		// It printed its usage but exits with an error (a usage function
-		// that ends in os.Exit(1)): --help is no check the bundle could
-		// pass. One that the program is in place serves instead.
+		// that ends in os.Exit(1)), or only when run bare: no help option
+		// is a check the bundle could pass. One that the program is in
+		// place serves instead.
 		check := presenceCheck(t)
 		if check == nil {
-			return fmt.Errorf("%s --help exits with status %d, and nothing else shows the program runs", strings.Join(t.Check[:len(t.Check)-1], " "), status)
+			return fmt.Errorf("%s --help exits with status %d, and nothing else shows the program runs", cmdline, status)
 		}
 		t.Check = check
 	}
 	if h == nil {
+		return nil
+	}
+	if ask == nil {
+		// Its subcommands are not asked: run bare, each would do its
+		// work on the empty input, or wait.
+		mergeCommand(t.Root, h, t.Kind == "python")
 		return nil
 	}
 	mergeCommand(t.Root, h, t.Kind == "python")
@@ -585,7 +615,7 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 				continue
 			}
 			p := append(append([]string{}, path...), s.Name)
-			sh := help(p)
+			sh := help(p, ask, timeout)
 			if sh == nil {
 				continue
 			}
@@ -613,6 +643,10 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 	return nil
 }
 
+// bareProbeTimeout bounds the run of a program without arguments that
+// looks for its usage.
+const bareProbeTimeout = 5 * time.Second
+
 // presenceCheck returns a check that exits 0 when the tool's program is in
 // place, for a tool whose --help exits non-zero: test -x of a program run
 // by its path (a build's binary, an executable script), the shell's syntax
@@ -629,8 +663,9 @@ func presenceCheck(t *Tool) []string {
 }
 
 // helpMarkRE finds what every help text has: a usage line, a section
-// header, or an option listed at the start of a line.
-var helpMarkRE = lazyregexp.New(`(?im)usage|^\s*(commands|options|flags|arguments)\b.*:\s*$|^\s*--?[A-Za-z]`)
+// header, an option listed at the start of a line, or a bare synopsis (a
+// program's name, then a bracketed option: "csvheader [-d delim] [-t]").
+var helpMarkRE = lazyregexp.New(`(?im)usage|^\s*(commands|options|flags|arguments)\b.*:\s*$|^\s*--?[A-Za-z]|^\s*[\w./-]+\s+\[--?[A-Za-z]`)
 
 func looksLikeHelp(out string) bool { return helpMarkRE.MatchString(out) }
 
