@@ -62,3 +62,13 @@ func TestGoNestedModule(t *testing.T) {
 		t.Errorf("the command was not built: %v", err)
 	}
 }
+
+// TestErrorLineGoProgress checks that a failed go build is explained by
+// its error, not by the modules it downloaded first.
+func TestErrorLineGoProgress(t *testing.T) {
+	t.Parallel()
+	out := "go: downloading github.com/acme/kong-hcl v1.0.1\ngo: downloading github.com/acme/mux v1.8.1\ngo: updates to go.mod needed; to update it:\n\tgo mod tidy\n"
+	if got, want := errorLine(out), "go: updates to go.mod needed; to update it:"; got != want {
+		t.Errorf("errorLine(%q) = %q, want %q", out, got, want)
+	}
+}

@@ -684,7 +684,9 @@ func firstLine(s string) string {
 func errorLine(out string) string {
 	var lines []string
 	for _, ln := range strings.Split(out, "\n") {
-		if strings.TrimSpace(ln) != "" {
+		// The go command's progress ("go: downloading m v1.0.1") comes
+		// before what went wrong.
+		if strings.TrimSpace(ln) != "" && !goProgressRE.MatchString(ln) {
 			lines = append(lines, ln)
 		}
 	}
@@ -710,12 +712,13 @@ func errorLine(out string) string {
 			return clip(strings.TrimSpace(ln), 200)
 		}
 	}
-	return firstLine(out)
+	return clip(strings.TrimSpace(lines[0]), 200)
 }
 
 var (
-	errorLineRE = lazyregexp.New(`^(?:[A-Za-z_][\w.]*(?:Error|Exception)\b|(?i:error|fatal|panic)\b)`)
-	errorWordRE = lazyregexp.New(`(?i)\b(?:error|fatal|failed)\b`)
+	goProgressRE = lazyregexp.New(`^go: (?:downloading|finding|extracting|found|added|upgraded|downgraded) `)
+	errorLineRE  = lazyregexp.New(`^(?:[A-Za-z_][\w.]*(?:Error|Exception)\b|(?i:error|fatal|panic)\b)`)
+	errorWordRE  = lazyregexp.New(`(?i)\b(?:error|fatal|failed)\b`)
 )
 
 func looksLikeError(out string) bool {
