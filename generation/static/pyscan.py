@@ -114,6 +114,14 @@ class ArgparseReader(ast.NodeVisitor):
         self.subvars = {}     # variable name -> parser dict owning the subparsers
         self.roots = []
         self.last_sub_owner = None
+        self.funcs = []       # the functions being read, innermost last
+
+    def visit_FunctionDef(self, node):
+        self.funcs.append(node.name)
+        self.generic_visit(node)
+        self.funcs.pop()
+
+    visit_AsyncFunctionDef = visit_FunctionDef
 
     def new_parser(self, call, name=""):
         kw = kwargs(call)
@@ -168,6 +176,7 @@ class ArgparseReader(ast.NodeVisitor):
         recv = self.receiver(call)
         if last == "ArgumentParser":
             p = self.new_parser(call)
+            p["_func"] = self.funcs[-1] if self.funcs else ""
             self.roots.append(p)
             return ("parser", p)
         if last == "add_subparsers":
@@ -314,6 +323,15 @@ def module_info(rel):
     r = ArgparseReader(funcdocs)
     r.visit(tree)
     roots = [p for p in r.roots if p["args"] or p["subs"]] or r.roots
+    calls = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            called = calls.setdefault(node.name, [])
+            for n in ast.walk(node):
+                if isinstance(n, ast.Call):
+                    fn = name_of(n.func).split(".")[-1]
+                    if fn and fn not in called:
+                        called.append(fn)
     imports, relimports = set(), []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -330,6 +348,8 @@ def module_info(rel):
     return {
         "doc": ast.get_docstring(tree) or "",
         "argparse": roots[0] if roots else None,
+        "parsers": roots,
+        "calls": calls,
         "click": click_tree(tree, funcdocs),
         "imports": sorted(imports),
         "relimports": relimports,
@@ -367,6 +387,9 @@ def toml_scripts(text):
         meta["requires_python"] = proj.get("requires-python", "") or ""
         meta["build_requires"] = [re.split(r"[<>=!~;\[ (]", r, 1)[0].strip() for r in data.get("build-system", {}).get("requires", []) if isinstance(r, str)]
         meta["scripts"] = {k: v for k, v in meta["scripts"].items() if isinstance(v, str)}
+        st = data.get("tool", {}).get("setuptools", {}) or {}
+        meta["package_dir"] = package_dir(st.get("package-dir"))
+        meta["script_files"] = [x for x in (st.get("script-files") or []) if isinstance(x, str)]
         # Version modules a build hook writes (hatch-vcs, setuptools-scm).
         tool = data.get("tool", {})
         hooks = tool.get("hatch", {}).get("build", {}).get("hooks", {})
@@ -390,6 +413,15 @@ def toml_scripts(text):
     return meta
 
 
+def package_dir(value):
+    """The root package directory of a package_dir mapping ({"": "lib"})."""
+    if isinstance(value, dict):
+        d = value.get("")
+        if isinstance(d, str) and d.strip("./"):
+            return d.strip().strip("/").removeprefix("./")
+    return ""
+
+
 def setup_scripts():
     scripts = {}
     meta = {}
@@ -409,6 +441,13 @@ def setup_scripts():
                 meta["name"] = cp.get("metadata", "name")
             if cp.has_option("metadata", "keywords"):
                 meta["keywords"] = [k.strip() for k in re.split(r"[,\s]+", cp.get("metadata", "keywords")) if k.strip()]
+            if cp.has_option("options", "scripts"):
+                meta["script_files"] = [l.strip() for l in cp.get("options", "scripts").splitlines() if l.strip()]
+            if cp.has_option("options", "package_dir"):
+                for line in cp.get("options", "package_dir").splitlines():
+                    k, _, v = line.partition("=")
+                    if k.strip() == "" and v.strip():
+                        meta["package_dir"] = v.strip().strip("/")
         except configparser.Error:
             pass
     tree = parse("setup.py")
@@ -428,6 +467,12 @@ def setup_scripts():
                 for key in ("description", "name"):
                     if key in kw and isinstance(const(kw[key]), str):
                         meta[key] = const(kw[key])
+                sf = const(kw["scripts"]) if "scripts" in kw else None
+                if isinstance(sf, (list, tuple)):
+                    meta["script_files"] = [x for x in sf if isinstance(x, str)]
+                pd = package_dir(const(kw["package_dir"])) if "package_dir" in kw else ""
+                if pd:
+                    meta["package_dir"] = pd
                 if "keywords" in kw:
                     k = const(kw["keywords"])
                     if isinstance(k, str):
@@ -865,15 +910,25 @@ def third_party_imports(files, local, stdlib):
     return sorted(out)
 
 
+def entry_parser(info, func):
+    """The parser built in func, or in the nearest function it calls."""
+    order, queue = [], [func]
+    while queue and len(order) < 200:
+        f = queue.pop(0)
+        if f in order:
+            continue
+        order.append(f)
+        queue.extend(c for c in info["calls"].get(f, []) if c in info["calls"])
+    for f in order:
+        for p in info["parsers"]:
+            if p.get("_func") == f:
+                return p
+    return None
+
+
 def main():
     files = walk_py()
     fileset = set(files)
-    # Where packages live: the root, or src/.
-    src = "src" if any(f.startswith("src/") for f in files) and not any("/" not in f and f != "setup.py" and f != "conftest.py" for f in files if f.endswith("__init__.py")) else ""
-    local = set()
-    for f in files:
-        rel = f[len(src) + 1:] if src and f.startswith(src + "/") else f
-        local.add(rel.split("/")[0].replace(".py", ""))
     meta = {"scripts": {}, "keywords": [], "description": "", "name": ""}
     text = read("pyproject.toml")
     if text:
@@ -884,6 +939,15 @@ def main():
     for k, v in m2.items():
         if not meta.get(k):
             meta[k] = v
+    # Where packages live: the directory packaging metadata names
+    # (package_dir={"": "lib"}), else src/ or the root.
+    src = meta.get("package_dir") or ""
+    if not src or not any(f.startswith(src + "/") for f in files):
+        src = "src" if any(f.startswith("src/") for f in files) and not any("/" not in f and f != "setup.py" and f != "conftest.py" for f in files if f.endswith("__init__.py")) else ""
+    local = set()
+    for f in files:
+        rel = f[len(src) + 1:] if src and f.startswith(src + "/") else f
+        local.add(rel.split("/")[0].replace(".py", ""))
 
     def module_file(mod):
         base = (src + "/" if src else "") + mod.replace(".", "/")
@@ -898,7 +962,16 @@ def main():
         mod = mod.strip()
         func = func.split("[")[0].strip()
         entries.append({"name": name, "kind": "script", "target": mod + (":" + func if func else ""), "module": mod, "file": module_file(mod)})
-    seen_modules = {e["module"].split(".")[0] for e in entries}
+    # Scripts the packaging installs as they are (setup(scripts=[...]),
+    # script-files): declared entry points too.
+    for f in meta.get("script_files") or []:
+        f = os.path.normpath(f).replace(os.sep, "/")
+        if f.startswith("../") or read(f) is None or parse(f) is None:
+            continue
+        base = os.path.basename(f)
+        name = base[:-3] if base.endswith(".py") else base
+        entries.append({"name": name.replace("_", "-"), "kind": "file", "target": f, "module": "", "file": f, "declared": True})
+    seen_modules = {e["module"].split(".")[0] for e in entries if e["module"]}
     for f in files:
         rel = f[len(src) + 1:] if src and f.startswith(src + "/") else f
         if rel.endswith("/__main__.py") and rel.count("/") == 1:
@@ -921,6 +994,13 @@ def main():
     missing = {}
     for e in entries:
         info = module_info(e["file"]) if e["file"] else None
+        func = e["target"].partition(":")[2].split(".")[0] if e["kind"] == "script" else ""
+        if info is not None and func and len(info["parsers"]) > 1:
+            # A module may build several parsers: the console script's
+            # is the one its function builds or calls a builder of.
+            p = entry_parser(info, func)
+            if p is not None:
+                info = dict(info, argparse=p)
         # Follow the entry module's own imports one hop to find the parser:
         # __main__.py usually does "from .cli import main".
         chain = [e["file"]] if e["file"] else []

@@ -63,6 +63,9 @@ type pyEntry struct {
 	Doc      string     `json:"doc"`
 	Argparse *pyParser  `json:"argparse"`
 	Click    []*pyClick `json:"click"`
+	// Declared is set for a script file the packaging installs
+	// (setup(scripts=...), script-files).
+	Declared bool `json:"declared"`
 }
 
 type pyParser struct {
@@ -231,7 +234,10 @@ func pythonTools(sc *pyScan, e *PythonEnv) []*Tool {
 			Summary:  sc.Description,
 			Missing:  e.Missing,
 			Files:    envFiles(),
-			Loose:    en.Kind == "file",
+			// A script found by its __main__ guard alone gives way to a
+			// library's API, unless it builds a command line: that is a
+			// program of the repository's, whatever declares it.
+			Loose: en.Kind == "file" && !en.Declared && en.Argparse == nil && len(en.Click) == 0,
 		}
 		t.Check = append(append([]string{}, t.Prog...), "--help")
 		switch {
