@@ -76,7 +76,7 @@ func TestPythonEntryPoints(t *testing.T) {
 		{
 			name: "the entry function's parser",
 			files: map[string]string{
-				"pyproject.toml": "[project]\nname = \"sorter\"\nversion = \"1\"\n\n[project.scripts]\nsorter = \"sorter.main:main\"\nsorter-list = \"sorter.main:list_main\"\n",
+				"pyproject.toml":     "[project]\nname = \"sorter\"\nversion = \"1\"\n\n[project.scripts]\nsorter = \"sorter.main:main\"\nsorter-list = \"sorter.main:list_main\"\n",
 				"sorter/__init__.py": "",
 				"sorter/main.py": "import argparse\n\n\ndef _build_parser():\n    p = argparse.ArgumentParser()\n    p.add_argument(\"--atomic\", action=\"store_true\")\n    p.add_argument(\"files\", nargs=\"*\")\n    return p\n\n\n" +
 					"def list_main(argv=None):\n    p = argparse.ArgumentParser()\n    p.add_argument(\"--unique\", action=\"store_true\")\n    p.parse_args(argv)\n\n\n" +
