@@ -160,7 +160,7 @@ func goLibraryTool(r *repo, name, bdir string) *Tool {
 	if rel != ".." && !strings.HasPrefix(rel, "../") {
 		rel = "./" + rel // a local path, not a module path, for go.mod
 	}
-	gomod := fmt.Sprintf("module agentnet.local/skills/%s\n\ngo %s\n\nrequire %s v0.0.0-00010101000000-000000000000\n\nreplace %s => %s\n", strings.ReplaceAll(sanitizeProg(name), ".", "-"), goVersion, module, module, rel)
+	gomod := fmt.Sprintf("module agentnet.local/skills/%s\n\ngo %s\n\nrequire %s %s\n\nreplace %s => %s\n", strings.ReplaceAll(sanitizeProg(name), ".", "-"), goVersion, module, placeholderVersion(module), module, rel)
 	files := map[string][]byte{wdir + "/main.go": src, wdir + "/go.mod": []byte(gomod)}
 	if sum, ok := r.read("go.sum", 4<<20); ok {
 		files[wdir+"/go.sum"] = sum
@@ -891,3 +891,13 @@ func fail(err error) {
 	os.Exit(1)
 }
 `
+
+// placeholderVersion is the version a go.mod requires a module by when a
+// replace directive supplies it: any will do, but a module whose path ends
+// in a major version (/v3) must be required at that major version.
+func placeholderVersion(module string) string {
+	if m := path.Base(module); majorRE.MatchString(m) && m != "v0" && m != "v1" {
+		return m + ".0.0-00010101000000-000000000000"
+	}
+	return "v0.0.0-00010101000000-000000000000"
+}
