@@ -21,10 +21,14 @@ var debianExceptions = map[string]string{
 }
 
 // debianPackage returns the Debian package that usually provides the
-// Python module imported as name: a known exception or python3-<name>.
+// Python module imported as name: a known exception or python3-<name>;
+// none for a private module ("_black_version"), which no package provides.
 func debianPackage(name string) string {
 	if p, ok := debianExceptions[name]; ok {
 		return p
+	}
+	if strings.HasPrefix(name, "_") {
+		return ""
 	}
 	return "python3-" + strings.ReplaceAll(strings.ToLower(name), "_", "-")
 }

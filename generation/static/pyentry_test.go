@@ -108,3 +108,27 @@ func TestPythonEntryPoints(t *testing.T) {
 		})
 	}
 }
+
+// TestPythonNeededImports checks which missing modules are reported for a
+// console script: those its import closure needs, not an optional speed-up
+// (try/except ImportError), a platform-only module, a test module, or a
+// module the package's other, unimported files use; and that a private
+// module is given no invented Debian package.
+func TestPythonNeededImports(t *testing.T) {
+	t.Parallel()
+	sc := scanPython(t, map[string]string{
+		"pyproject.toml":  "[project]\nname = \"fmt\"\nversion = \"1\"\n\n[project.scripts]\nfmt = \"fmt.cli:main\"\n",
+		"fmt/__init__.py": "",
+		"fmt/cli.py": "import sys\n\nfrom .core import run\n\ntry:\n    import speedup_not_installed_xyz\nexcept ImportError:\n    pass\n" +
+			"if sys.platform == \"win32\":\n    import winonly_not_installed_xyz\n\n\ndef main():\n    run()\n",
+		"fmt/core.py":     "import needed_not_installed_xyz\n\n\ndef run():\n    pass\n",
+		"fmt/fuzz.py":     "import fuzzer_not_installed_xyz\n",
+		"fmt/selftest.py": "import test_fmt\n",
+	})
+	if want := []string{"needed_not_installed_xyz"}; !slices.Equal(sc.Needed, want) {
+		t.Errorf("pyscan needed = %q, want %q", sc.Needed, want)
+	}
+	if got := debianPackage("_fmt_version"); got != "" {
+		t.Errorf("debianPackage(_fmt_version) = %q, want none", got)
+	}
+}

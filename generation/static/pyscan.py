@@ -342,6 +342,41 @@ def module_info(rel):
                 imports.add(node.module.split(".")[0])
             else:
                 relimports.append({"level": node.level, "module": node.module or "", "names": [a.name for a in node.names]})
+    # The imports a run needs: not those under try/except ImportError (an
+    # optional speed-up or extra), nor under a platform, version or
+    # TYPE_CHECKING test; and the modules imported by name, to follow.
+    required, modules = set(), []
+
+    def optional_guard(node):
+        if isinstance(node, ast.Try):
+            return any(h.type is None or "ImportError" in unparse(h.type) or "ModuleNotFoundError" in unparse(h.type) for h in node.handlers)
+        if isinstance(node, ast.If):
+            return bool(re.search(r"TYPE_CHECKING|platform|version_info|os\.name|sys\.version|win32|darwin", unparse(node.test)))
+        return False
+
+    def collect(body):
+        for st in body:
+            if isinstance(st, ast.Import):
+                for a in st.names:
+                    required.add(a.name.split(".")[0])
+                    modules.append((0, a.name))
+            elif isinstance(st, ast.ImportFrom):
+                if st.level == 0 and st.module:
+                    required.add(st.module.split(".")[0])
+                modules.append((st.level, st.module or ""))
+                for a in st.names:
+                    modules.append((st.level, ((st.module or "") + "." + a.name).lstrip(".")))
+            elif optional_guard(st):
+                if isinstance(st, ast.Try):
+                    collect(st.orelse)
+                    collect(st.finalbody)
+                continue
+            else:
+                for field in ("body", "orelse", "finalbody", "handlers"):
+                    sub = getattr(st, field, None)
+                    if isinstance(sub, list):
+                        collect(sub)
+    collect(tree.body)
     main_guard = any(
         isinstance(n, ast.If) and isinstance(n.test, ast.Compare) and name_of(n.test.left) == "__name__"
         for n in tree.body)
@@ -353,6 +388,8 @@ def module_info(rel):
         "click": click_tree(tree, funcdocs),
         "imports": sorted(imports),
         "relimports": relimports,
+        "required": sorted(required),
+        "modules": modules,
         "main_guard": main_guard,
         "funcdocs": funcdocs,
     }
@@ -910,6 +947,37 @@ def third_party_imports(files, local, stdlib):
     return sorted(out)
 
 
+def import_closure(start, fileset, src):
+    """The repository's module files that the files start import, directly
+    or through each other (with the packages above them)."""
+    prefix = src + "/" if src else ""
+
+    def files_of(dotted):
+        base = prefix + dotted.replace(".", "/")
+        return [c for c in (base + ".py", base + "/__init__.py") if c in fileset]
+
+    seen, queue = [], [f for f in start if f]
+    while queue and len(seen) < 2000:
+        f = queue.pop(0)
+        if f in seen:
+            continue
+        seen.append(f)
+        mi = module_info(f)
+        if not mi:
+            continue
+        pkg = f[len(prefix):] if f.startswith(prefix) else f
+        pkg = pkg.rsplit("/", 1)[0].replace("/", ".") if "/" in pkg else ""
+        for level, mod in mi["modules"]:
+            if level:
+                base = pkg.split(".") if pkg else []
+                base = base[:len(base) - (level - 1)] if level > 1 else base
+                mod = ".".join(base + ([mod] if mod else []))
+            parts = mod.split(".")
+            for i in range(1, len(parts) + 1):
+                queue.extend(files_of(".".join(parts[:i])))
+    return seen
+
+
 def entry_parser(info, func):
     """The parser built in func, or in the nearest function it calls."""
     order, queue = [], [func]
@@ -991,7 +1059,7 @@ def main():
                 entries.append({"name": base[:-3].replace("_", "-"), "kind": "file", "target": f, "module": "", "file": f})
 
     stdlib = set(getattr(sys, "stdlib_module_names", ())) | set(sys.builtin_module_names)
-    missing = {}
+    missing, needed = {}, set()
     for e in entries:
         info = module_info(e["file"]) if e["file"] else None
         func = e["target"].partition(":")[2].split(".")[0] if e["kind"] == "script" else ""
@@ -1030,28 +1098,30 @@ def main():
         e["argparse"] = info["argparse"] if info else None
         e["click"] = info["click"] if info else []
         e["doc"] = info["doc"] if info else ""
-        # Imports of the whole package the entry lives in.
-        top = e["file"].split("/")[0] if e["file"] else ""
-        if src and top == src and e["file"]:
-            top = src + "/" + e["file"].split("/")[1]
-        for f in files:
-            if (e["kind"] != "file" and f.startswith(top + "/")) or f in chain:
-                mi = module_info(f) if f not in chain else (info if f == e["file"] else module_info(f))
-                if not mi:
+        # The imports a run of the entry needs: those of the modules it
+        # imports, and they import, from the repository.
+        for f in import_closure(chain, fileset, src):
+            mi = module_info(f)
+            if not mi:
+                continue
+            for imp in mi["required"]:
+                needed.add(imp)
+                if imp in stdlib or imp in local or imp == "__future__" or imp in missing:
                     continue
-                for imp in mi["imports"]:
-                    if imp in stdlib or imp in local or imp == "__future__" or imp in missing:
-                        continue
-                    try:
-                        found = importlib.util.find_spec(imp) is not None
-                    except (ImportError, ValueError):
-                        found = False
-                    if not found:
-                        missing[imp] = True
+                try:
+                    found = importlib.util.find_spec(imp) is not None
+                except (ImportError, ValueError):
+                    found = False
+                if not found:
+                    missing[imp] = True
     lib_files = [f for f in files if not os.path.basename(f).startswith("test_") and os.path.basename(f) not in ("setup.py", "conftest.py", "noxfile.py")]
     print(json.dumps({
         "api": library_api(files, fileset, src),
         "imports": third_party_imports(lib_files, local, stdlib),
+        # Not test modules, nor the version module a build writes.
+        "needed": sorted(i for i in needed if i not in stdlib and i not in local and i != "__future__" and not re.match(r"^tests?_|_tests?$|^tests?$", i)
+                         and i not in {os.path.basename(v)[:-3] for v in meta.get("version_files", [])}),
+        "dependencies": meta.get("dependencies", []),
         "requires_python": meta.get("requires_python", ""),
         "build_requires": [r for r in meta.get("build_requires", []) if r],
         "version_files": meta.get("version_files", []),

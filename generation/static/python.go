@@ -47,8 +47,14 @@ type pyScan struct {
 	Python      string    `json:"python"`
 	// Library API, every third-party import of the package code, and the
 	// requires-python specifier.
-	API            *pyAPI   `json:"api"`
-	Imports        []string `json:"imports"`
+	API     *pyAPI   `json:"api"`
+	Imports []string `json:"imports"`
+	// Needed are the third-party imports a run of an entry point needs:
+	// its modules' import closure, without optional (try/except
+	// ImportError), platform- or version-guarded, test and build-written
+	// modules.
+	Needed         []string `json:"needed"`
+	Dependencies   []string `json:"dependencies"` // [project].dependencies, as written
 	RequiresPython string   `json:"requires_python"`
 	BuildRequires  []string `json:"build_requires"` // [build-system] requires, names only
 	VersionFiles   []string `json:"version_files"`  // version modules a build hook writes
@@ -159,11 +165,19 @@ func pythonEnvironment(ctx context.Context, sc *pyScan, opts Options, logw io.Wr
 	if e.Python == nil {
 		return nil, errors.New("no python3 interpreter with the venv module found (Debian: python3-venv)")
 	}
-	e.Missing = missingOf(modules, e.Python.Found)
+	// What is missing, and what apt-get installs, is what a run needs:
+	// with entry points, their import closure; a library's, all of them.
+	wanted := modules
+	if len(sc.Entries) > 0 {
+		wanted = append(append([]string{}, sc.Needed...), build...)
+	}
+	e.Missing = missingOf(wanted, e.Python.Found)
 	if opts.InstallSystemDeps && len(e.Missing) > 0 && e.Python.Debian {
 		var pkgs []string
 		for _, m := range e.Missing {
-			pkgs = append(pkgs, m.Debian)
+			if m.Debian != "" {
+				pkgs = append(pkgs, m.Debian)
+			}
 		}
 		e.Apt = aptInstall(ctx, pkgs, opts.Env, logw)
 		cands = probePythons(ctx, opts.Env, modules)
@@ -172,10 +186,10 @@ func pythonEnvironment(ctx context.Context, sc *pyScan, opts Options, logw io.Wr
 		if e.Python == nil {
 			return nil, errors.New("no python3 interpreter with the venv module found after installing system packages")
 		}
-		e.Missing = missingOf(modules, e.Python.Found)
+		e.Missing = missingOf(wanted, e.Python.Found)
 	}
-	for _, m := range modules {
-		if p := debianPackage(m); !slices.Contains(e.Debian, p) && e.Python.Debian {
+	for _, m := range wanted {
+		if p := debianPackage(m); p != "" && !slices.Contains(e.Debian, p) && e.Python.Debian {
 			e.Debian = append(e.Debian, p)
 		}
 	}
