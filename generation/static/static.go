@@ -264,7 +264,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		}
 	}
 	if len(usable) == 0 {
-		return nil, withMissingNote(firstErr, res.Missing)
+		return nil, withMissingNote(firstErr, res.Missing, opts.InstallSystemDeps)
 	}
 	res.Tools = usable
 	b := compose(r, usable, text, opts)
@@ -438,15 +438,24 @@ func explainImport(err error, sc *pyScan, e *PythonEnv) error {
 }
 
 // withMissingNote adds the missing modules to the reason no tool was usable.
-func withMissingNote(err error, missing []Missing) error {
+func withMissingNote(err error, missing []Missing, installed bool) error {
 	if err == nil || len(missing) == 0 {
 		return err
 	}
 	var parts []string
 	for _, m := range missing {
-		parts = append(parts, fmt.Sprintf("%s (Debian: %s)", m.Module, m.Debian))
+		if m.Debian != "" {
+			parts = append(parts, fmt.Sprintf("%s (Debian: %s)", m.Module, m.Debian))
+		} else {
+			parts = append(parts, m.Module+" (no Debian package known)")
+		}
 	}
-	return fmt.Errorf("%w; the interpreter lacks %s (agentnet generate --install-system-deps installs them)", err, strings.Join(parts, ", "))
+	hint := " (agentnet generate --install-system-deps installs them)"
+	if installed {
+		// The option was given: what is still missing, Debian lacks.
+		hint = " (not provided by the Debian packages --install-system-deps installed)"
+	}
+	return fmt.Errorf("%w; the interpreter lacks %s%s", err, strings.Join(parts, ", "), hint)
 }
 
 // writeFiles writes the tools' generated files: a name that starts with
@@ -810,6 +819,9 @@ func mergeCommand(c, h *Command, trusted bool) {
 					f.Choices = sf.Choices
 				}
 				f.Required = f.Required || sf.Required
+				if sf.Name != "" {
+					f.Name = sf.Name // argparse's dest names the parameter
+				}
 				if f.Help == "" {
 					f.Help = sf.Help
 				}
