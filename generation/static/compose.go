@@ -66,12 +66,20 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 			}
 			continue
 		}
+		// So does the package's summary, which every console script of a
+		// Python or Node package shares: the owner's skills say it.
+		st := t
+		if ti != owner && t.Summary != "" && t.Summary == tools[owner].Summary {
+			c := *t
+			c.Summary = ""
+			st = &c
+		}
 		for _, leaf := range leaves(t) {
 			p := ""
 			if ti == owner {
 				p = project
 			}
-			sk := skillFor(t, leaf.path, leaf.cmd, prefix, sections, p, vocab)
+			sk := skillFor(st, leaf.path, leaf.cmd, prefix, sections, p, vocab)
 			if p != "" && strings.Contains(sk.Description, strings.TrimSuffix(sentence(p), ".")) {
 				project = ""
 			}

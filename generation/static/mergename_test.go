@@ -35,3 +35,20 @@ func TestMissingNote(t *testing.T) {
 		t.Errorf("note with the option = %q, want no suggestion to pass it", got)
 	}
 }
+
+// TestPackageSummaryOnce checks that the summary two console scripts of
+// one package share describes only the one named like the repository.
+func TestPackageSummaryOnce(t *testing.T) {
+	t.Parallel()
+	mk := func(name, about string) *Tool {
+		root := parseHelp("usage: " + name + " [-h] [files ...]\n\n" + about + "\n\npositional arguments:\n  files  One or more Python source files.\n")
+		return &Tool{Name: name, Prog: []string{name}, Root: root, Summary: "A Python utility / library to sort Python imports."}
+	}
+	tools := []*Tool{mk("sortimp-identify", "Get all import definitions."), mk("sortimp", "Sort Python import definitions alphabetically within logical sections.")}
+	b := compose(&repo{}, tools, "", Options{Name: "sortimp"})
+	for _, sk := range b.Skills {
+		if sk.ID != "sortimp" && strings.Contains(sk.Description, "utility / library") {
+			t.Errorf("%s: description %q; want the package summary only on sortimp", sk.ID, sk.Description)
+		}
+	}
+}
