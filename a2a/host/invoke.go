@@ -495,6 +495,13 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 				if picked := pick(sk, declared[target], text, work, saved); picked != "" {
 					v = picked
 				}
+				// Beside an attached file, the instruction's tail after
+				// its colon is the argument ("Get the names of people
+				// over 30: people[?age > `30`].name"), unless the
+				// parameter holds a kind of token the tail is not.
+				if c := inlineContent(text); c != "" && len(saved) > 0 && kindOf(sk, declared[target]) == nil && choicesOf(sk, declared[target]) == nil {
+					v = c
+				}
 			}
 			if declared[target].Type == "array" {
 				args[target] = []any{v}

@@ -138,6 +138,16 @@ skills:
         file: {type: string, format: path}
         safe: {type: string, description: "Sanitize literal HTML: 'escape' escapes HTML meta chars, 'replace' replaces with an [HTML_REMOVED] note."}
     run: [python3, -c, "import sys; print(sys.argv[1:-1])", --safe, "{{safe}}", "{{file}}"]
+  - id: jp
+    name: jp
+    description: Search a JSON document with a JMESPath expression.
+    params:
+      type: object
+      properties:
+        filename: {type: string, format: path, description: The filename containing the input data.}
+        expression: {type: string, description: The JMESPath expression to evaluate.}
+      required: [expression]
+    run: [python3, -c, "import sys; print(sys.argv[1:])", -f, "{{filename}}", "{{expression}}"]
   - id: hello
     name: hello
     description: Say nothing at all.
@@ -210,6 +220,8 @@ func TestHostIO(t *testing.T) {
 			want{state: a2a.TaskStateFailed, status: "helper program not found. exiting"}},
 		{"a setting, a word for settings, its value", "render", "Render this escaping raw HTML (safe mode escape).", []*a2a.Part{file("r.md", "# x\n")},
 			want{state: a2a.TaskStateCompleted, output: "['--safe', 'escape']\n"}},
+		{"the argument after the instruction's colon, beside a file", "jp", "Get the names of people over 30: people[?age > `30`].name", []*a2a.Part{file("people.json", "{}")},
+			want{state: a2a.TaskStateCompleted, output: "['-f', 'people.json', 'people[?age > `30`].name']\n"}},
 		{"a failure keeps what was printed", "crash", "Do it.", nil,
 			want{state: a2a.TaskStateFailed, status: "boom: disk full\n[standard output]\npartial result"}},
 		{"an empty answer says so", "hello", "Say nothing.", nil,
