@@ -345,7 +345,7 @@ def module_info(rel):
     # The imports a run needs: not those under try/except ImportError (an
     # optional speed-up or extra), nor under a platform, version or
     # TYPE_CHECKING test; and the modules imported by name, to follow.
-    required, modules = set(), []
+    required, optional, modules = set(), set(), []
 
     def optional_guard(node):
         if isinstance(node, ast.Try):
@@ -368,6 +368,13 @@ def module_info(rel):
                     modules.append((st.level, ((st.module or "") + "." + a.name).lstrip(".")))
             elif optional_guard(st):
                 if isinstance(st, ast.Try):
+                    # An optional extra: not needed, wanted when the
+                    # system can provide it.
+                    for sub in ast.walk(ast.Module(body=st.body, type_ignores=[])):
+                        if isinstance(sub, ast.Import):
+                            optional.update(a.name.split(".")[0] for a in sub.names)
+                        elif isinstance(sub, ast.ImportFrom) and sub.level == 0 and sub.module:
+                            optional.add(sub.module.split(".")[0])
                     collect(st.orelse)
                     collect(st.finalbody)
                 continue
@@ -389,6 +396,7 @@ def module_info(rel):
         "imports": sorted(imports),
         "relimports": relimports,
         "required": sorted(required),
+        "optional": sorted(optional - required),
         "modules": modules,
         "main_guard": main_guard,
         "funcdocs": funcdocs,
@@ -957,6 +965,14 @@ def import_closure(start, fileset, src):
         return [c for c in (base + ".py", base + "/__init__.py") if c in fileset]
 
     seen, queue = [], [f for f in start if f]
+    # Running a module runs the packages above it first (python -m pkg
+    # runs pkg/__init__.py before pkg/__main__.py).
+    for f in list(queue):
+        parts = f[len(prefix):].split("/")[:-1] if f.startswith(prefix) else f.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            init = prefix + "/".join(parts[:i]) + "/__init__.py"
+            if init in fileset:
+                queue.append(init)
     while queue and len(seen) < 2000:
         f = queue.pop(0)
         if f in seen:
@@ -1059,7 +1075,7 @@ def main():
                 entries.append({"name": base[:-3].replace("_", "-"), "kind": "file", "target": f, "module": "", "file": f})
 
     stdlib = set(getattr(sys, "stdlib_module_names", ())) | set(sys.builtin_module_names)
-    missing, needed = {}, set()
+    missing, needed, extras = {}, set(), set()
     for e in entries:
         info = module_info(e["file"]) if e["file"] else None
         func = e["target"].partition(":")[2].split(".")[0] if e["kind"] == "script" else ""
@@ -1104,6 +1120,7 @@ def main():
             mi = module_info(f)
             if not mi:
                 continue
+            extras.update(mi["optional"])
             for imp in mi["required"]:
                 needed.add(imp)
                 if imp in stdlib or imp in local or imp == "__future__" or imp in missing:
@@ -1121,6 +1138,7 @@ def main():
         # Not test modules, nor the version module a build writes.
         "needed": sorted(i for i in needed if i not in stdlib and i not in local and i != "__future__" and not re.match(r"^tests?_|_tests?$|^tests?$", i)
                          and i not in {os.path.basename(v)[:-3] for v in meta.get("version_files", [])}),
+        "optional": sorted(i for i in extras - needed if i not in stdlib and i not in local and i != "__future__"),
         "dependencies": meta.get("dependencies", []),
         "requires_python": meta.get("requires_python", ""),
         "build_requires": [r for r in meta.get("build_requires", []) if r],

@@ -53,7 +53,10 @@ type pyScan struct {
 	// its modules' import closure, without optional (try/except
 	// ImportError), platform- or version-guarded, test and build-written
 	// modules.
-	Needed         []string `json:"needed"`
+	Needed []string `json:"needed"`
+	// Optional are the imports of that closure under try/except
+	// ImportError: extras --install-system-deps installs when it can.
+	Optional       []string `json:"optional"`
 	Dependencies   []string `json:"dependencies"` // [project].dependencies, as written
 	RequiresPython string   `json:"requires_python"`
 	BuildRequires  []string `json:"build_requires"` // [build-system] requires, names only
@@ -172,9 +175,14 @@ func pythonEnvironment(ctx context.Context, sc *pyScan, opts Options, logw io.Wr
 		wanted = append(append([]string{}, sc.Needed...), build...)
 	}
 	e.Missing = missingOf(wanted, e.Python.Found)
-	if opts.InstallSystemDeps && len(e.Missing) > 0 && e.Python.Debian {
+	// Installing, the extras the entry points would use come too.
+	install := e.Missing
+	if len(sc.Entries) > 0 {
+		install = missingOf(append(append([]string{}, wanted...), sc.Optional...), e.Python.Found)
+	}
+	if opts.InstallSystemDeps && len(install) > 0 && e.Python.Debian {
 		var pkgs []string
-		for _, m := range e.Missing {
+		for _, m := range install {
 			if m.Debian != "" {
 				pkgs = append(pkgs, m.Debian)
 			}
