@@ -1,6 +1,7 @@
 package static
 
 import (
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,6 +142,13 @@ func parseHelp(text string) *Command {
 		synopsisFlags(c, form)
 	}
 	usageArgs(c, usages)
+	placeholderSections(c, func(yield func(header string, lines []string) bool) {
+		for _, s := range sections {
+			if s.kind == "other" && !yield(s.header, s.lines) {
+				return
+			}
+		}
+	})
 	// urfave/cli prints "NAME:\n   jp - jp [<options>] <expression>": an
 	// app whose one-line usage is its synopsis, under a generic USAGE.
 	for _, sec := range sections {
@@ -162,6 +170,44 @@ func parseHelp(text string) *Command {
 	}
 	return c
 }
+
+// placeholderSections reads a section named for a usage placeholder —
+// "Modes:" under "unfurl [OPTIONS] [MODE] [FORMATSTRING]" — as the values
+// that operand takes: each row's word a choice, its text the doc.
+func placeholderSections(c *Command, sections iter.Seq2[string, []string]) {
+	for header, lines := range sections {
+		name := strings.ToLower(strings.TrimSuffix(strings.TrimSpace(header), ":"))
+		for _, a := range c.Args {
+			arg := strings.ToLower(strings.Trim(a.Name, "<>[]."))
+			if len(a.Choices) > 0 || arg == "" || name != arg && name != arg+"s" && name != arg+"es" {
+				continue
+			}
+			var choices, docs []string
+			for _, it := range helpItems(lines) {
+				// "keypairs Key=value pairs …": one space can part a
+				// long value from its text.
+				w := strings.Fields(it.term)
+				if len(w) == 0 || strings.HasPrefix(w[0], "-") || !choiceWordRE.MatchString(w[0]) {
+					choices = nil
+					break
+				}
+				desc := strings.TrimSpace(strings.Join(w[1:], " ") + " " + it.desc)
+				choices = append(choices, w[0])
+				docs = append(docs, w[0]+": "+strings.TrimSuffix(desc, "."))
+			}
+			if len(choices) < 2 {
+				continue
+			}
+			a.Choices = choices
+			if a.Help == "" {
+				a.Help = "One of " + strings.Join(docs, "; ") + "."
+			}
+		}
+	}
+}
+
+// choiceWordRE is a value a tool takes by name: "domains", "key-pairs".
+var choiceWordRE = lazyregexp.New(`^[A-Za-z][\w.-]*$`)
 
 // synopsisFlagRE matches an option as a usage writes it in brackets:
 // "--escape", "-v | --version", "-n N", "--out=FILE".
