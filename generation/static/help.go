@@ -59,6 +59,13 @@ func parseHelp(text string) *Command {
 			sections = append(sections, cur)
 			continue
 		}
+		if title, first, ok := inlineHeader(lines, i); ok {
+			// "Command: seq       common transformation of FASTA/Q"
+			// with the other commands aligned below the first.
+			cur = &section{kind: sectionKind(title), header: title, lines: []string{first}}
+			sections = append(sections, cur)
+			continue
+		}
 		if cur != nil && proseLine(ln) && cur.kind != "other" && slices.ContainsFunc(cur.lines, func(l string) bool { return indentOf(l) > 0 }) {
 			// A paragraph at the margin after an indented list ends the
 			// list: it describes the program (age-keygen's text after its
@@ -204,6 +211,31 @@ func placeholderSections(c *Command, sections iter.Seq2[string, []string]) {
 			}
 		}
 	}
+}
+
+// inlineHeaderRE is a titled list whose first item shares the title's
+// line: "Command: seq       common transformation of FASTA/Q".
+var inlineHeaderRE = lazyregexp.New(`^([A-Z][A-Za-z ]{1,30}):(\s+)(\S+\s{2,}\S.*)$`)
+
+// inlineHeader reports whether line i opens such a list: the next line
+// that is not blank is indented to the first item's column. It returns
+// the title and the first item, indented as its followers.
+func inlineHeader(lines []string, i int) (title, first string, ok bool) {
+	m := inlineHeaderRE.FindStringSubmatch(lines[i])
+	if m == nil {
+		return "", "", false
+	}
+	col := len(m[1]) + 1 + len(m[2])
+	for _, ln := range lines[i+1:] {
+		if strings.TrimSpace(ln) == "" {
+			continue
+		}
+		if indentOf(ln) != col {
+			return "", "", false
+		}
+		return m[1] + ":", strings.Repeat(" ", col) + m[3], true
+	}
+	return "", "", false
 }
 
 // choiceWordRE is a value a tool takes by name: "domains", "key-pairs".

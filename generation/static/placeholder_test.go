@@ -30,3 +30,21 @@ func TestPlaceholderSection(t *testing.T) {
 		t.Error("MODE has no help, want the section's rows")
 	}
 }
+
+// TestInlineHeader reads a command list whose first item shares the
+// title's line, as seqtk and samtools print it.
+func TestInlineHeader(t *testing.T) {
+	t.Parallel()
+	c := parseHelp("\nUsage:   seqtk <command> <arguments>\nVersion: 1.5-r133\n\n" +
+		"Command: seq       common transformation of FASTA/Q\n" +
+		"         size      report the number sequences and bases\n" +
+		"         comp      get the nucleotide composition of FASTA/Q\n\n" +
+		"         hety      regional heterozygosity\n")
+	var names []string
+	for _, s := range c.Subs {
+		names = append(names, s.Name)
+	}
+	if want := []string{"seq", "size", "comp", "hety"}; !slices.Equal(names, want) {
+		t.Errorf("subcommands = %q, want %q", names, want)
+	}
+}
