@@ -148,6 +148,17 @@ skills:
         expression: {type: string, description: The JMESPath expression to evaluate.}
       required: [expression]
     run: [python3, -c, "import sys; print(sys.argv[1:])", -f, "{{filename}}", "{{expression}}"]
+  - id: gofmt
+    name: gofmt
+    description: Format Go source files.
+    params:
+      type: object
+      properties:
+        d: {type: boolean, description: display diffs instead of rewriting files}
+        l: {type: boolean, description: list files whose formatting differs from gofmt's}
+        w: {type: boolean, description: write result to (source) file instead of stdout}
+        files: {type: array, items: {type: string, format: path}}
+    run: [python3, -c, "import sys; print(sys.argv[1:-1])", -d, "{{d}}", -l, "{{l}}", -w, "{{w}}", "{{files}}"]
   - id: hello
     name: hello
     description: Say nothing at all.
@@ -222,6 +233,10 @@ func TestHostIO(t *testing.T) {
 			want{state: a2a.TaskStateCompleted, output: "['--safe', 'escape']\n"}},
 		{"the argument after the instruction's colon, beside a file", "jp", "Get the names of people over 30: people[?age > `30`].name", []*a2a.Part{file("people.json", "{}")},
 			want{state: a2a.TaskStateCompleted, output: "['-f', 'people.json', 'people[?age > `30`].name']\n"}},
+		{"a one-letter switch by its help's words", "gofmt", "Show me the diff gofmt would apply to this file.", []*a2a.Part{file("m.go", "package m\n")},
+			want{state: a2a.TaskStateCompleted, output: "['-d']\n"}},
+		{"a one-letter switch the text does not name", "gofmt", "Format this file and write the result back.", []*a2a.Part{file("m.go", "package m\n")},
+			want{state: a2a.TaskStateCompleted, output: "[]\n"}},
 		{"a failure keeps what was printed", "crash", "Do it.", nil,
 			want{state: a2a.TaskStateFailed, status: "boom: disk full\n[standard output]\npartial result"}},
 		{"an empty answer says so", "hello", "Say nothing.", nil,
