@@ -797,31 +797,7 @@ func addFlag(c *Command, it *helpItem) {
 		}
 		return neg
 	})
-	f.Long, f.Dashes = longestName(longs), "--"
-	if f.Long == "" {
-		f.Long, f.Dashes = longestName(goLongs), "-"
-		if f.Long == "" {
-			f.Dashes = ""
-		}
-	}
-	if len(shorts) > 0 {
-		f.Short = shorts[0]
-	}
-	for _, n := range longs {
-		if n != f.Long {
-			f.Aliases = append(f.Aliases, "--"+n)
-		}
-	}
-	for _, n := range goLongs {
-		if n != f.Long {
-			f.Aliases = append(f.Aliases, "-"+n)
-		}
-	}
-	for _, n := range shorts {
-		if n != f.Short {
-			f.Aliases = append(f.Aliases, "-"+n)
-		}
-	}
+	f.setNames(longs, goLongs, shorts)
 	if f.Long == "" && f.Short == "" {
 		return
 	}
@@ -888,6 +864,37 @@ var (
 	versionHelpRE = lazyregexp.New(`(?i)^(?:print|show|display|output)s?\s+(?:the\s+)?(?:\w+\s+){0,2}version(?:\s+(?:number|info(?:rmation)?|string))?(?:\s+of\s+[\w.-]+)?(?:\s+and\s+exit)?\.?$`)
 	versionNameRE = lazyregexp.New(`^version(?:[-_](?:number|info|string))?$`)
 )
+
+// setNames names f by the option's names: the longest "--" name (else
+// the longest one-dash long name, Go's), the first letter; every other
+// name is an alias, written with its dashes.
+func (f *Flag) setNames(longs, goLongs, shorts []string) {
+	f.Long, f.Dashes = longestName(longs), "--"
+	if f.Long == "" {
+		f.Long, f.Dashes = longestName(goLongs), "-"
+		if f.Long == "" {
+			f.Dashes = ""
+		}
+	}
+	if len(shorts) > 0 {
+		f.Short = shorts[0]
+	}
+	for _, n := range longs {
+		if n != f.Long {
+			f.Aliases = append(f.Aliases, "--"+n)
+		}
+	}
+	for _, n := range goLongs {
+		if n != f.Long {
+			f.Aliases = append(f.Aliases, "-"+n)
+		}
+	}
+	for _, n := range shorts {
+		if n != f.Short {
+			f.Aliases = append(f.Aliases, "-"+n)
+		}
+	}
+}
 
 // longestName returns the longest of an option's names, the first of
 // those as long: the one that says most of what it does ("--ac,

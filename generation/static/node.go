@@ -379,16 +379,11 @@ func (r *repo) readFile(rel string, max int64) ([]byte, bool) {
 		return data, true
 	}
 	// Never through a symbolic link: nothing outside the root is read.
-	if fi, err := os.Lstat(filepath.Join(r.root, filepath.FromSlash(rel))); err != nil || !fi.Mode().IsRegular() {
+	p := filepath.Join(r.root, filepath.FromSlash(rel))
+	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
 		return nil, false
 	}
-	f, err := os.Open(filepath.Join(r.root, filepath.FromSlash(rel)))
-	if err != nil {
-		return nil, false
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, min(max, maxReadSize)))
-	return data, err == nil
+	return readLimited(p, max)
 }
 
 func isFile(p string) bool {

@@ -84,15 +84,7 @@ func TestNodeDependencies(t *testing.T) {
 					return &AptReport{Installed: pkgs}
 				}
 			}
-			r, err := scan(dir, "greeter")
-			if err != nil {
-				t.Fatal(err)
-			}
-			tools, notes := sys.tools(r)
-			if len(tools) != 1 {
-				t.Fatalf("tools = %d, want 1 (notes %q)", len(tools), notes)
-			}
-			tool := tools[0]
+			tool, notes := greeterTool(t, dir, sys)
 			if !slices.Equal(apt, tc.wantApt) {
 				t.Errorf("apt-get install %q, want %q", apt, tc.wantApt)
 			}
@@ -126,15 +118,7 @@ func TestNodeDependencies(t *testing.T) {
 			if tc.wantNPM || noNode != nil {
 				return
 			}
-			bdir := t.TempDir()
-			if err := writeFiles(dir, bdir, tools); err != nil {
-				t.Fatal(err)
-			}
-			argv := append(expandRepo(tool.Prog, dir, bdir), "ada")
-			out, err := exec.CommandContext(t.Context(), argv[0], argv[1:]...).CombinedOutput()
-			if err != nil || strings.TrimSpace(string(out)) != "HELLO ADA" {
-				t.Errorf("%q = %q, %v, want HELLO ADA", argv, out, err)
-			}
+			runGreeter(t, dir, tool)
 		})
 	}
 }
@@ -261,6 +245,13 @@ func TestNodeSystemModulesESM(t *testing.T) {
 	sysDir := filepath.Join(t.TempDir(), "nodejs")
 	writeModules(t, sysDir, "greet", "@acme/util")
 	sys := &nodeSystem{dirs: func() []string { return []string{sysDir} }}
+	tool, _ := greeterTool(t, dir, sys)
+	runGreeter(t, dir, tool)
+}
+
+// greeterTool reads the one tool of the greeter package in dir.
+func greeterTool(t *testing.T, dir string, sys *nodeSystem) (*Tool, []string) {
+	t.Helper()
 	r, err := scan(dir, "greeter")
 	if err != nil {
 		t.Fatal(err)
@@ -269,11 +260,18 @@ func TestNodeSystemModulesESM(t *testing.T) {
 	if len(tools) != 1 {
 		t.Fatalf("tools = %d, want 1 (notes %q)", len(tools), notes)
 	}
+	return tools[0], notes
+}
+
+// runGreeter runs the greeter tool with its generated files in place and
+// wants its greeting.
+func runGreeter(t *testing.T, dir string, tool *Tool) {
+	t.Helper()
 	bdir := t.TempDir()
-	if err := writeFiles(dir, bdir, tools); err != nil {
+	if err := writeFiles(dir, bdir, []*Tool{tool}); err != nil {
 		t.Fatal(err)
 	}
-	argv := append(expandRepo(tools[0].Prog, dir, bdir), "ada")
+	argv := append(expandRepo(tool.Prog, dir, bdir), "ada")
 	out, err := exec.CommandContext(t.Context(), argv[0], argv[1:]...).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "HELLO ADA" {
 		t.Errorf("%q = %q, %v, want HELLO ADA", argv, out, err)

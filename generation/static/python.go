@@ -311,21 +311,7 @@ func argparseCommand(p *pyParser) *Command {
 					goLongs = append(goLongs, n[1:])
 				}
 			}
-			f.Long, f.Dashes = longestName(longs), "--"
-			if f.Long == "" {
-				f.Long, f.Dashes = longestName(goLongs), "-"
-				if f.Long == "" {
-					f.Dashes = ""
-				}
-			}
-			if len(shorts) > 0 {
-				f.Short = shorts[0]
-			}
-			for _, n := range a.Names {
-				if n != f.Dashes+f.Long && n != "-"+f.Short {
-					f.Aliases = append(f.Aliases, n)
-				}
-			}
+			f.setNames(longs, goLongs, shorts)
 			if s, ok := a.Metavar.(string); ok {
 				f.Metavar = s
 			}

@@ -114,7 +114,13 @@ func (r *repo) read(rel string, max int64) ([]byte, bool) {
 	if !r.set[rel] {
 		return nil, false
 	}
-	f, err := os.Open(filepath.Join(r.root, filepath.FromSlash(rel)))
+	return readLimited(filepath.Join(r.root, filepath.FromSlash(rel)), max)
+}
+
+// readLimited reads up to max bytes (and never more than maxReadSize) of
+// the file at p.
+func readLimited(p string, max int64) ([]byte, bool) {
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, false
 	}

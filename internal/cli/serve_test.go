@@ -63,27 +63,47 @@ func writeFile(t *testing.T, path, text string) {
 	}
 }
 
+// served is an "agentnet serve" running in the test, until cancel.
+type served struct {
+	url    string
+	code   chan int // its exit code, once it returns
+	errb   *lockedBuffer
+	cancel context.CancelFunc
+}
+
+// startServe runs agentnet with args (a serve command) and waits for the
+// URL it prints; it fails the test if serve exits or prints none.
+func startServe(t *testing.T, args ...string) *served {
+	t.Helper()
+	ctx, cancel := context.WithCancel(t.Context())
+	t.Cleanup(cancel)
+	var out lockedBuffer
+	s := &served{code: make(chan int, 1), errb: &lockedBuffer{}, cancel: cancel}
+	env := &Env{Args: args, Stdout: &out, Stderr: s.errb, Ctx: ctx,
+		Getenv: func(string) string { return "" }, Environ: os.Environ}
+	go func() { s.code <- Main(env) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for s.url == "" && time.Now().Before(deadline) {
+		select {
+		case c := <-s.code:
+			t.Fatalf("serve exited %d before serving (stderr %q)", c, s.errb.String())
+		default:
+		}
+		s.url = strings.TrimSpace(out.String())
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !strings.HasPrefix(s.url, "http://127.0.0.1:") {
+		t.Fatalf("serve printed %q (stderr %q), want its URL", s.url, s.errb.String())
+	}
+	return s
+}
+
 func TestServe(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "agent.yaml"), shouterYAML)
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	var out, errb lockedBuffer
-	env := &Env{Args: []string{"serve", dir}, Stdout: &out, Stderr: &errb, Ctx: ctx,
-		Getenv: func(string) string { return "" }, Environ: os.Environ}
-	code := make(chan int, 1)
-	go func() { code <- Main(env) }()
-
-	var url string
-	deadline := time.Now().Add(10 * time.Second)
-	for url == "" && time.Now().Before(deadline) {
-		url = strings.TrimSpace(out.String())
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !strings.HasPrefix(url, "http://127.0.0.1:") {
-		t.Fatalf("serve printed %q (stderr %q), want its URL", url, errb.String())
-	}
+	s := startServe(t, "serve", dir)
+	cancel, code, errb, url := s.cancel, s.code, s.errb, s.url
 	resp, err := http.Get(strings.TrimSuffix(url, "/") + "/.well-known/agent-card.json")
 	if err != nil {
 		t.Fatal(err)
@@ -128,27 +148,8 @@ func TestServeSetupNoCheck(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "agent.yaml"), strings.Replace(shouterYAML, "check: [[python3, --version]]",
 		"setup: [[python3, -c, \"open('made', 'w').close()\"]]\ncheck: [[python3, -c, \"raise SystemExit(1)\"]]", 1))
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	var out, errb lockedBuffer
-	env := &Env{Args: []string{"serve", "--setup", "--no-check", dir}, Stdout: &out, Stderr: &errb, Ctx: ctx,
-		Getenv: func(string) string { return "" }, Environ: os.Environ}
-	code := make(chan int, 1)
-	go func() { code <- Main(env) }()
-	var url string
-	deadline := time.Now().Add(20 * time.Second)
-	for url == "" && time.Now().Before(deadline) {
-		select {
-		case c := <-code:
-			t.Fatalf("serve exited %d before serving (stderr %q)", c, errb.String())
-		default:
-		}
-		url = strings.TrimSpace(out.String())
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !strings.HasPrefix(url, "http://127.0.0.1:") {
-		t.Fatalf("serve printed %q (stderr %q), want its URL", url, errb.String())
-	}
+	s := startServe(t, "serve", "--setup", "--no-check", dir)
+	cancel, code := s.cancel, s.code
 	if _, err := os.Stat(filepath.Join(dir, "made")); err != nil {
 		t.Errorf("the setup command did not run: %v", err)
 	}
@@ -220,23 +221,8 @@ description: Turns text into capital letters, with a server of its own.
 check: [[python3, --version]]
 serve: [python3, server.py, --port, "{{port}}", --pidfile, pids]
 `)
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	var out, errb lockedBuffer
-	env := &Env{Args: []string{"serve", dir}, Stdout: &out, Stderr: &errb, Ctx: ctx,
-		Getenv: func(string) string { return "" }, Environ: os.Environ}
-	code := make(chan int, 1)
-	go func() { code <- Main(env) }()
-
-	var url string
-	deadline := time.Now().Add(20 * time.Second)
-	for url == "" && time.Now().Before(deadline) {
-		url = strings.TrimSpace(out.String())
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !strings.HasPrefix(url, "http://127.0.0.1:") {
-		t.Fatalf("serve printed %q (stderr %q), want its URL", url, errb.String())
-	}
+	s := startServe(t, "serve", dir)
+	cancel, code, errb, url := s.cancel, s.code, s.errb, s.url
 	card, err := agentcard.DefaultResolver.Resolve(t.Context(), url)
 	if err != nil {
 		t.Fatal(err)
