@@ -200,7 +200,14 @@ func (r *Runner) Exec(ctx context.Context, dir string, prefix, args []string, en
 }
 
 func (r *Runner) env(extra map[string]string, dir string) []string {
-	env := append(os.Environ(), "PYTHONDONTWRITEBYTECODE=1")
+	// PWD is left out: exec.Cmd sets it to the command's own directory only
+	// when the environment has none, and tools such as go trust it.
+	env := []string{"PYTHONDONTWRITEBYTECODE=1"}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "PWD=") {
+			env = append(env, kv)
+		}
+	}
 	for k, v := range extra {
 		env = append(env, k+"="+Expand([]string{v}, dir, r.Bin)[0])
 	}
