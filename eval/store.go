@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/agentnet/agentnet/tasks"
 )
@@ -18,6 +19,10 @@ import (
 type RunConfig struct {
 	Suite       string `json:"suite"`        // suite name
 	SuiteSHA256 string `json:"suite_sha256"` // of the suite file
+	// SuiteDigest is "sha256:HEX" over the suite file and every file and
+	// directory it names (see docs/results.md); empty in runs made before
+	// it was recorded, which resume without comparing it.
+	SuiteDigest string `json:"suite_digest,omitempty"`
 	Generator   string `json:"generator"`
 	BuilderCmd  string `json:"builder_cmd,omitempty"`
 	Attempts    int    `json:"attempts"`
@@ -39,14 +44,23 @@ func (e *ConfigMismatchError) Error() string {
 	return fmt.Sprintf("cannot resume %s: its configuration differs (%s); start a new run instead", e.Dir, strings.Join(e.Fields, "; "))
 }
 
-// Store is a run directory (CONTRACT.md §5): config.json, results.json,
+// configFile is the content of config.json: the configuration that decides
+// the results, and the run's provenance beside it (never compared on resume).
+type configFile struct {
+	RunConfig
+	Provenance *Provenance `json:"provenance,omitempty"`
+}
+
+// Store is a run directory (docs/results.md): config.json, results.json,
 // report.html, and per repo and per task their results, attempts, traces and
 // artifacts. Each trial's result is written atomically as soon as it
-// finishes, so an interrupted run loses only the trials in flight. It is
-// safe for concurrent use.
+// finishes, so an interrupted run loses only the trials in flight. Every
+// file it writes is readable by all (0644). Trials may be saved
+// concurrently; Stamp and WriteResults are called by one goroutine.
 type Store struct {
-	Dir string
-	cfg RunConfig
+	Dir  string
+	cfg  RunConfig
+	prov *Provenance // recorded in config.json; nil in runs made before it was
 }
 
 // Create makes a new run directory at dir, which must not hold a run yet.
@@ -58,35 +72,60 @@ func Create(dir string, cfg RunConfig) (*Store, error) {
 		return nil, fmt.Errorf("create run directory: %w", err)
 	}
 	s := &Store{Dir: dir, cfg: cfg}
-	if err := writeJSONFile(filepath.Join(dir, "config.json"), cfg); err != nil {
+	if err := s.writeConfig(); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
+func (s *Store) writeConfig() error {
+	return writeJSONFile(filepath.Join(s.Dir, "config.json"), configFile{RunConfig: s.cfg, Provenance: s.prov})
+}
+
+// Stamp records p as the run's provenance in config.json. In a new run p is
+// recorded as given; in a resumed run the first run's provenance is kept
+// and p is added to it as one more resumption.
+func (s *Store) Stamp(p Provenance) error {
+	if s.prov == nil {
+		s.prov = &p
+	} else {
+		s.prov.Resumed = append(s.prov.Resumed, Resumption{At: p.Started, Agentnet: p.Agentnet, Commit: p.Commit, Host: p.Host})
+	}
+	return s.writeConfig()
+}
+
+// Provenance returns the run's recorded provenance, or nil.
+func (s *Store) Provenance() *Provenance { return s.prov }
+
 // Resume opens the run at dir for continuing; cfg must equal its recorded
 // configuration.
 func Resume(dir string, cfg RunConfig) (*Store, error) {
-	var old RunConfig
+	var old configFile
 	if err := readJSONFile(filepath.Join(dir, "config.json"), &old); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("cannot resume %s: no run there (config.json missing)", dir)
 		}
 		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
 	}
-	if diff := configDiff(old, cfg); len(diff) > 0 {
+	if diff := configDiff(old.RunConfig, cfg); len(diff) > 0 {
 		return nil, &ConfigMismatchError{Dir: dir, Fields: diff}
 	}
-	return &Store{Dir: dir, cfg: cfg}, nil
+	return &Store{Dir: dir, cfg: cfg, prov: old.Provenance}, nil
 }
 
+// configDiff lists the fields in which b differs from the recorded a. An
+// optional field a does not hold was added after a's run was made and is
+// not compared.
 func configDiff(a, b RunConfig) []string {
 	var out []string
 	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
 	for i := 0; i < va.NumField(); i++ {
+		name, opts, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
+		if strings.Contains(opts, "omitempty") && va.Field(i).IsZero() {
+			continue
+		}
 		x, y := va.Field(i).Interface(), vb.Field(i).Interface()
 		if !reflect.DeepEqual(x, y) {
-			name, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
 			out = append(out, fmt.Sprintf("%s: %v → %v", name, x, y))
 		}
 	}
@@ -156,13 +195,31 @@ func (s *Store) Results(suite *tasks.Suite, k int) *Results {
 	return r
 }
 
-// WriteResults writes results.json and report.html.
+// WriteResults records the run as finished now: it adds the run's
+// configuration and provenance (with the finish time) to r, and writes
+// config.json, results.json and report.html.
 func (s *Store) WriteResults(r *Results) error {
+	cfg := s.cfg
+	r.Config = &cfg
+	if s.prov != nil {
+		now := time.Now().UTC().Truncate(time.Second)
+		s.prov.Finished = &now
+		p := *s.prov
+		r.Provenance = &p
+		if err := s.writeConfig(); err != nil {
+			return err
+		}
+	}
 	if err := writeJSONFile(filepath.Join(s.Dir, "results.json"), r); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(s.Dir, ".report-*.html")
 	if err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
 		return fmt.Errorf("write report: %w", err)
 	}
 	if err := WriteHTML(f, r); err != nil {
@@ -218,7 +275,11 @@ func writeJSONFile(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	_, werr := f.Write(append(b, '\n'))
+	// CreateTemp makes the file 0600; a run's files are for everyone to read.
+	werr := f.Chmod(0o644)
+	if werr == nil {
+		_, werr = f.Write(append(b, '\n'))
+	}
 	if werr == nil {
 		werr = f.Sync()
 	}
