@@ -30,6 +30,14 @@ func provenanceLines(r *Results) []string {
 			when += fmt.Sprintf(", resumed %d time(s)", n)
 		}
 		lines = append(lines, fmt.Sprintf("Made by %s on host %s; %s.", build, p.Host, when))
+		if p.SuiteDigest != "" {
+			lines = append(lines, "Suite digest "+p.SuiteDigest+".")
+		}
+		for _, rs := range p.Resumed {
+			if rs.SuiteDigest != "" && rs.SuiteDigest != p.SuiteDigest {
+				lines = append(lines, "The suite's files changed before the resumption of "+rs.At.UTC().Format(time.DateTime)+" UTC (digest "+rs.SuiteDigest+").")
+			}
+		}
 		if len(p.Models) > 0 {
 			var ms []string
 			for _, role := range slices.Sorted(maps.Keys(p.Models)) {
@@ -39,11 +47,7 @@ func provenanceLines(r *Results) []string {
 		}
 	}
 	if c := r.Config; c != nil {
-		line := fmt.Sprintf("Generator %s, runtime %s, router %s, judge %s, %d attempt(s) per repo.", c.Generator, c.Runtime, c.Router, c.Judge, c.Attempts)
-		if c.SuiteDigest != "" {
-			line += " Suite digest " + c.SuiteDigest + "."
-		}
-		lines = append(lines, line)
+		lines = append(lines, fmt.Sprintf("Generator %s, runtime %s, router %s, judge %s, %d attempt(s) per repo.", c.Generator, c.Runtime, c.Router, c.Judge, c.Attempts))
 	}
 	return lines
 }

@@ -19,14 +19,15 @@ import (
 func TestProvenanceRecorded(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "run")
-	cfg := RunConfig{Suite: "sample", SuiteSHA256: "abc", SuiteDigest: "sha256:0123", Generator: "llm", Attempts: 1,
+	cfg := RunConfig{Suite: "sample", SuiteSHA256: "abc", Generator: "llm", Attempts: 1,
 		Runtime: "process", Router: "bm25", Judge: "rules", Model: "m-1"}
 	s, err := Create(dir, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	started := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
-	prov := Provenance{Agentnet: "v1.2.3", Commit: "c0ffee", Host: "bench-host", Started: started, Models: map[string]string{"generator": "m-1"}}
+	prov := Provenance{Agentnet: "v1.2.3", Commit: "c0ffee", Host: "bench-host", Started: started,
+		Models: map[string]string{"generator": "m-1"}, SuiteDigest: "sha256:0123"}
 	if err := s.Stamp(prov); err != nil {
 		t.Fatal(err)
 	}
@@ -98,16 +99,16 @@ func TestProvenanceRecorded(t *testing.T) {
 }
 
 // TestProvenanceResumed checks that a resumed run keeps its first
-// provenance and records the resumption.
+// provenance and records the resumption, with a changed suite named.
 func TestProvenanceResumed(t *testing.T) {
 	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "run")
-	cfg := RunConfig{Suite: "sample", SuiteDigest: "sha256:aa", Router: "bm25"}
+	cfg := RunConfig{Suite: "sample", Router: "bm25"}
 	s, err := Create(dir, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := Provenance{Agentnet: "v1", Host: "h1", Started: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	first := Provenance{Agentnet: "v1", Host: "h1", Started: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), SuiteDigest: "sha256:aa"}
 	if err := s.Stamp(first); err != nil {
 		t.Fatal(err)
 	}
@@ -115,27 +116,23 @@ func TestProvenanceResumed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	again := Provenance{Agentnet: "v2", Host: "h2", Started: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)}
+	again := Provenance{Agentnet: "v2", Host: "h2", Started: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC), SuiteDigest: "sha256:bb"}
 	if err := r.Stamp(again); err != nil {
 		t.Fatal(err)
 	}
 	want := first
-	want.Resumed = []Resumption{{At: again.Started, Agentnet: "v2", Host: "h2"}}
+	want.Resumed = []Resumption{{At: again.Started, Agentnet: "v2", Host: "h2", SuiteDigest: "sha256:bb"}}
 	if diff := cmp.Diff(&want, r.Provenance()); diff != "" {
 		t.Errorf("resumed provenance (-want +got):\n%s", diff)
 	}
-
-	changed := cfg
-	changed.SuiteDigest = "sha256:bb"
-	var mm *ConfigMismatchError
-	if _, err := Resume(dir, changed); !errors.As(err, &mm) || !strings.Contains(err.Error(), "suite_digest") {
-		t.Errorf("Resume with changed suite files = %v, want a mismatch naming suite_digest", err)
+	lines := strings.Join(provenanceLines(&Results{Provenance: r.Provenance()}), "\n")
+	if !strings.Contains(lines, "resumed 1 time(s)") || !strings.Contains(lines, "suite's files changed") {
+		t.Errorf("provenance lines lack the resumption and the changed suite:\n%s", lines)
 	}
 }
 
-// TestResumeOlderRun checks that a run recorded before the suite digest and
-// provenance existed still resumes: an optional field it lacks is not
-// compared.
+// TestResumeOlderRun checks that a run recorded before provenance existed
+// still resumes, and still refuses a changed configuration.
 func TestResumeOlderRun(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -148,7 +145,6 @@ func TestResumeOlderRun(t *testing.T) {
 	if err := json.Unmarshal([]byte(old), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	cfg.SuiteDigest = "sha256:new"
 	s, err := Resume(dir, cfg)
 	if err != nil {
 		t.Fatalf("Resume of an older run = %v", err)
@@ -157,7 +153,8 @@ func TestResumeOlderRun(t *testing.T) {
 		t.Errorf("older run provenance = %+v, want none", s.Provenance())
 	}
 	cfg.Router = "llm"
-	if _, err := Resume(dir, cfg); err == nil {
-		t.Error("Resume of an older run with another router succeeded")
+	var mm *ConfigMismatchError
+	if _, err := Resume(dir, cfg); !errors.As(err, &mm) {
+		t.Errorf("Resume of an older run with another router = %v, want a mismatch", err)
 	}
 }

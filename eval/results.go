@@ -56,6 +56,9 @@ type Provenance struct {
 	// Models names the model behind each model-backed choice (generator,
 	// router, judge); absent when none used a model.
 	Models map[string]string `json:"models,omitempty"`
+	// SuiteDigest is "sha256:HEX" over the suite file and every file under
+	// the paths it names (docs/results.md), taken when the run started.
+	SuiteDigest string `json:"suite_digest"`
 }
 
 // Resumption is one continuation of a run.
@@ -64,6 +67,9 @@ type Resumption struct {
 	Agentnet string    `json:"agentnet"`
 	Commit   string    `json:"commit,omitempty"`
 	Host     string    `json:"host"`
+	// SuiteDigest is the suite's digest when the run was resumed; a
+	// difference from the first one means the suite's files changed.
+	SuiteDigest string `json:"suite_digest,omitempty"`
 }
 
 // Summary holds the paper-style aggregate numbers; percentages are 0–100.

@@ -19,10 +19,6 @@ import (
 type RunConfig struct {
 	Suite       string `json:"suite"`        // suite name
 	SuiteSHA256 string `json:"suite_sha256"` // of the suite file
-	// SuiteDigest is "sha256:HEX" over the suite file and every file and
-	// directory it names (see docs/results.md); empty in runs made before
-	// it was recorded, which resume without comparing it.
-	SuiteDigest string `json:"suite_digest,omitempty"`
 	Generator   string `json:"generator"`
 	BuilderCmd  string `json:"builder_cmd,omitempty"`
 	Attempts    int    `json:"attempts"`
@@ -89,7 +85,7 @@ func (s *Store) Stamp(p Provenance) error {
 	if s.prov == nil {
 		s.prov = &p
 	} else {
-		s.prov.Resumed = append(s.prov.Resumed, Resumption{At: p.Started, Agentnet: p.Agentnet, Commit: p.Commit, Host: p.Host})
+		s.prov.Resumed = append(s.prov.Resumed, Resumption{At: p.Started, Agentnet: p.Agentnet, Commit: p.Commit, Host: p.Host, SuiteDigest: p.SuiteDigest})
 	}
 	return s.writeConfig()
 }
@@ -113,19 +109,13 @@ func Resume(dir string, cfg RunConfig) (*Store, error) {
 	return &Store{Dir: dir, cfg: cfg, prov: old.Provenance}, nil
 }
 
-// configDiff lists the fields in which b differs from the recorded a. An
-// optional field a does not hold was added after a's run was made and is
-// not compared.
 func configDiff(a, b RunConfig) []string {
 	var out []string
 	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
 	for i := 0; i < va.NumField(); i++ {
-		name, opts, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
-		if strings.Contains(opts, "omitempty") && va.Field(i).IsZero() {
-			continue
-		}
 		x, y := va.Field(i).Interface(), vb.Field(i).Interface()
 		if !reflect.DeepEqual(x, y) {
+			name, _, _ := strings.Cut(va.Type().Field(i).Tag.Get("json"), ",")
 			out = append(out, fmt.Sprintf("%s: %v → %v", name, x, y))
 		}
 	}
