@@ -56,6 +56,9 @@ type Options struct {
 	Env []string
 	// LLM is the model configuration when a model-backed choice is used.
 	LLM *llm.Config
+	// Build identifies the agentnet making the run (recorded as its
+	// provenance).
+	Build Build
 
 	// Progress, a terminal, shows a bar of finished repos and tasks with a
 	// line per notable event; nil for none.
@@ -128,8 +131,13 @@ type run struct {
 // Run executes the suite and returns its results, also written to the run
 // directory. Stages that already have results in a resumed run are skipped.
 func Run(ctx context.Context, opts Options) (*eval.Results, error) {
+	started := time.Now()
 	opts.defaults()
 	cfg, err := opts.runConfig()
+	if err != nil {
+		return nil, err
+	}
+	prov, err := opts.provenance(started)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +148,9 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 		store, err = eval.Create(opts.Out, cfg)
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := store.Stamp(prov); err != nil {
 		return nil, err
 	}
 	var model *llm.Client

@@ -100,7 +100,7 @@ func (f *benchFlags) options(env *Env, suite *tasks.Suite) (bench.Options, error
 		Suite: suite, Out: out, Resume: resume,
 		Generator: f.generator, BuilderCmd: f.builderCmd, Attempts: f.attempts, AllAttempts: f.allAttempts,
 		InstallSystemDeps: f.systemDeps, Runtime: f.runtime, Router: f.router, Judge: f.judge, Parallel: f.parallel,
-		Self: self, Env: env.childEnv(), LLM: model, Logger: env.logger(),
+		Self: self, Env: env.childEnv(), LLM: model, Logger: env.logger(), Build: readBuildInfo().bench(),
 	}
 	if env.IsTerminal {
 		o.Progress = env.Stderr
