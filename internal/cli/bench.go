@@ -19,7 +19,7 @@ import (
 	"github.com/agentnet/agentnet/tasks"
 )
 
-// benchFlags are the flags bench and demo share (CONTRACT.md §2).
+// benchFlags are the flags bench and demo share (docs/cli.md).
 type benchFlags struct {
 	generator, builderCmd, runtime, router, judge, out, resume string
 	attempts, parallel                                         int
