@@ -2,9 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,4 +112,55 @@ func writeCommand(b *bytes.Buffer, c *cobra.Command) {
 	if fl := c.InheritedFlags(); fl.HasAvailableFlags() {
 		fmt.Fprintf(b, "\nInherited flags:\n\n```\n%s```\n", fl.FlagUsages())
 	}
+}
+
+// TestFormatDocsCoverSchemas checks the format pages against the code: every
+// field name in a format's generated JSON Schema (agentnet schema FORMAT)
+// appears in its page under docs/.
+func TestFormatDocsCoverSchemas(t *testing.T) {
+	t.Parallel()
+	for format, page := range map[string]string{"suite": "suite.md", "bundle": "bundle.md", "results": "results.md"} {
+		t.Run(format, func(t *testing.T) {
+			t.Parallel()
+			doc, err := os.ReadFile("../../docs/" + page)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var schema any
+			if err := json.Unmarshal(schemas[format](), &schema); err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range schemaFields(schema) {
+				if !regexp.MustCompile(`(^|[^A-Za-z0-9_])` + regexp.QuoteMeta(name) + `($|[^A-Za-z0-9_])`).Match(doc) {
+					t.Errorf("docs/%s does not mention the field %q of agentnet schema %s", page, name, format)
+				}
+			}
+		})
+	}
+}
+
+// schemaFields lists the property names anywhere in a JSON Schema, sorted.
+func schemaFields(v any) []string {
+	var names []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, sub := range x {
+				if props, ok := sub.(map[string]any); ok && k == "properties" {
+					for name := range props {
+						names = append(names, name)
+					}
+				}
+				walk(sub)
+			}
+		case []any:
+			for _, sub := range x {
+				walk(sub)
+			}
+		}
+	}
+	walk(v)
+	slices.Sort(names)
+	return slices.Compact(names)
 }
