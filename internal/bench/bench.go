@@ -176,19 +176,22 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 		return nil, err
 	}
 	r.bar = newProgress(opts.Progress, opts.ProgressBar)
-	total := 0
+	repos, cases := 0, 0
 	for _, repo := range opts.Suite.Repos {
 		if _, ok := store.Repo(repo.ID); !ok {
-			total++
+			repos++
 		}
 	}
 	for _, c := range opts.Suite.Cases {
 		if _, ok := store.Task(c.ID); !ok {
-			total++
+			cases++
 		}
 	}
-	r.bar.begin(total)
+	r.bar.begin(repos + cases)
 	defer r.bar.finish()
+	// A first line at once, so that a log shows the run has started long
+	// before its first repo is generated.
+	r.bar.line("start      %d repo(s) to generate and %d task(s) to run; run directory %s", repos, cases, opts.Out)
 	r.matcher = eval.RulesMatcher{Threshold: eval.DefaultMatchThreshold}
 	if opts.Judge == "llm" && model != nil {
 		r.matcher = &eval.LLMMatcher{Client: model}

@@ -107,6 +107,9 @@ func TestDemo(t *testing.T) {
 			t.Errorf("stderr has %d progress lines for task %s, want 1", progress[c.ID], c.ID)
 		}
 	}
+	if !regexp.MustCompile(fmt.Sprintf(`(?m)^\[ *0/%d 0:0\d\] start `, total)).MatchString(errb.String()) {
+		t.Errorf("stderr lacks the run's start line:\n%s", errb.String())
+	}
 	if want := fmt.Sprintf("[%d/%d ", total, total); !strings.Contains(errb.String(), want) || strings.Contains(errb.String(), "\r") {
 		t.Errorf("stderr lacks %q or holds a bar:\n%s", want, errb.String())
 	}
