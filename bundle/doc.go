@@ -1,7 +1,7 @@
-// Package bundle defines the agent bundle: the agent.yaml file (CONTRACT.md
-// §4) that says how a repository becomes an agent — its setup and check
-// commands, its skills with their parameter schemas and argv templates, or a
-// server of its own.
+// Package bundle defines the agent bundle: the agent.yaml file
+// (docs/bundle.md) that says how a repository becomes an agent — its setup
+// and check commands, its skills with their parameter schemas and argv
+// templates, or a server of its own.
 //
 // Load reads a bundle directory (or its agent.yaml) strictly and reports every
 // problem at once, each with file:line:column and field:

@@ -17,12 +17,13 @@ var reportTemplate string
 // agent among them) would otherwise parse it while starting and keep it.
 var reportTmpl = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("report").Funcs(template.FuncMap{
-		"pct":    pct,
-		"rate":   ratePct,
-		"opt":    optNum,
-		"tiers":  tierRows,
-		"bars":   tierBars,
-		"prbars": prBars,
+		"pct":        pct,
+		"rate":       ratePct,
+		"opt":        optNum,
+		"tiers":      tierRows,
+		"bars":       tierBars,
+		"prbars":     prBars,
+		"provenance": provenanceLines,
 		"isChain": func(t TaskResult) bool {
 			return t.Type == tasks.Chain
 		},

@@ -17,7 +17,11 @@ func WriteTables(w io.Writer, r *Results) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	line := func(cells ...string) { fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t") }
 
-	fmt.Fprintf(w, "Suite %s\n\n", r.Suite)
+	fmt.Fprintf(w, "Suite %s\n", r.Suite)
+	for _, l := range provenanceLines(r) {
+		fmt.Fprintln(w, l)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Table 1. Agent generation")
 	line("repos", "attempts", "Pass@1", fmt.Sprintf("Pass@k (k=%d)", s.Generation.K), "tries", "tokens/repo")
 	line(fmt.Sprint(s.Generation.Repos), fmt.Sprint(s.Generation.Attempts), pct(s.Generation.PassAt1), pct(s.Generation.PassAtK),

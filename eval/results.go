@@ -2,6 +2,7 @@ package eval
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/invopop/jsonschema"
 
@@ -22,13 +23,53 @@ const (
 	StatusScored     = "scored"      // commission case: judged, with a score 0–100
 )
 
-// Results is the content of a run's results.json (CONTRACT.md §5).
+// Results is the content of a run's results.json (docs/results.md). Fields
+// are only ever added to it: a reader of an older results.json finds the
+// newer fields absent (Config and Provenance are nil there).
 type Results struct {
-	Version int          `json:"version"`
-	Suite   string       `json:"suite"`
-	Summary Summary      `json:"summary"`
-	Repos   []RepoResult `json:"repos"`
-	Tasks   []TaskResult `json:"tasks"`
+	Version int    `json:"version"`
+	Suite   string `json:"suite"`
+	// Config is the configuration that decided the results (as in
+	// config.json).
+	Config *RunConfig `json:"config,omitempty"`
+	// Provenance says which agentnet made the run, when and where.
+	Provenance *Provenance  `json:"provenance,omitempty"`
+	Summary    Summary      `json:"summary"`
+	Repos      []RepoResult `json:"repos"`
+	Tasks      []TaskResult `json:"tasks"`
+}
+
+// Provenance records which agentnet made a run, when, on which host and
+// with which models. It is kept in config.json and copied into
+// results.json and report.html; it never decides a result.
+type Provenance struct {
+	Agentnet string `json:"agentnet" jsonschema:"description=The agentnet version that started the run."`
+	Commit   string `json:"commit,omitempty" jsonschema:"description=The VCS commit agentnet was built from; absent when unknown."`
+	Modified bool   `json:"modified,omitempty" jsonschema:"description=The build had uncommitted changes."`
+	Host     string `json:"host" jsonschema:"description=The host name of the machine that ran it."`
+	// Started and Finished are UTC, to the second; Finished is absent until
+	// the run has written its results.
+	Started  time.Time  `json:"started"`
+	Finished *time.Time `json:"finished,omitempty"`
+	// Resumed lists the times the run was continued with --resume.
+	Resumed []Resumption `json:"resumed,omitempty"`
+	// Models names the model behind each model-backed choice (generator,
+	// router, judge); absent when none used a model.
+	Models map[string]string `json:"models,omitempty"`
+	// SuiteDigest is "sha256:HEX" over the suite file and every file under
+	// the paths it names (docs/results.md), taken when the run started.
+	SuiteDigest string `json:"suite_digest"`
+}
+
+// Resumption is one continuation of a run.
+type Resumption struct {
+	At       time.Time `json:"at"`
+	Agentnet string    `json:"agentnet"`
+	Commit   string    `json:"commit,omitempty"`
+	Host     string    `json:"host"`
+	// SuiteDigest is the suite's digest when the run was resumed; a
+	// difference from the first one means the suite's files changed.
+	SuiteDigest string `json:"suite_digest,omitempty"`
 }
 
 // Summary holds the paper-style aggregate numbers; percentages are 0–100.

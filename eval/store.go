@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/agentnet/agentnet/tasks"
 )
@@ -39,14 +40,23 @@ func (e *ConfigMismatchError) Error() string {
 	return fmt.Sprintf("cannot resume %s: its configuration differs (%s); start a new run instead", e.Dir, strings.Join(e.Fields, "; "))
 }
 
-// Store is a run directory (CONTRACT.md §5): config.json, results.json,
+// configFile is the content of config.json: the configuration that decides
+// the results, and the run's provenance beside it (never compared on resume).
+type configFile struct {
+	RunConfig
+	Provenance *Provenance `json:"provenance,omitempty"`
+}
+
+// Store is a run directory (docs/results.md): config.json, results.json,
 // report.html, and per repo and per task their results, attempts, traces and
 // artifacts. Each trial's result is written atomically as soon as it
-// finishes, so an interrupted run loses only the trials in flight. It is
-// safe for concurrent use.
+// finishes, so an interrupted run loses only the trials in flight. Every
+// file it writes is readable by all (0644). Trials may be saved
+// concurrently; Stamp and WriteResults are called by one goroutine.
 type Store struct {
-	Dir string
-	cfg RunConfig
+	Dir  string
+	cfg  RunConfig
+	prov *Provenance // recorded in config.json; nil in runs made before it was
 }
 
 // Create makes a new run directory at dir, which must not hold a run yet.
@@ -58,26 +68,45 @@ func Create(dir string, cfg RunConfig) (*Store, error) {
 		return nil, fmt.Errorf("create run directory: %w", err)
 	}
 	s := &Store{Dir: dir, cfg: cfg}
-	if err := writeJSONFile(filepath.Join(dir, "config.json"), cfg); err != nil {
+	if err := s.writeConfig(); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
+func (s *Store) writeConfig() error {
+	return writeJSONFile(filepath.Join(s.Dir, "config.json"), configFile{RunConfig: s.cfg, Provenance: s.prov})
+}
+
+// Stamp records p as the run's provenance in config.json. In a new run p is
+// recorded as given; in a resumed run the first run's provenance is kept
+// and p is added to it as one more resumption.
+func (s *Store) Stamp(p Provenance) error {
+	if s.prov == nil {
+		s.prov = &p
+	} else {
+		s.prov.Resumed = append(s.prov.Resumed, Resumption{At: p.Started, Agentnet: p.Agentnet, Commit: p.Commit, Host: p.Host, SuiteDigest: p.SuiteDigest})
+	}
+	return s.writeConfig()
+}
+
+// Provenance returns the run's recorded provenance, or nil.
+func (s *Store) Provenance() *Provenance { return s.prov }
+
 // Resume opens the run at dir for continuing; cfg must equal its recorded
 // configuration.
 func Resume(dir string, cfg RunConfig) (*Store, error) {
-	var old RunConfig
+	var old configFile
 	if err := readJSONFile(filepath.Join(dir, "config.json"), &old); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("cannot resume %s: no run there (config.json missing)", dir)
 		}
 		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
 	}
-	if diff := configDiff(old, cfg); len(diff) > 0 {
+	if diff := configDiff(old.RunConfig, cfg); len(diff) > 0 {
 		return nil, &ConfigMismatchError{Dir: dir, Fields: diff}
 	}
-	return &Store{Dir: dir, cfg: cfg}, nil
+	return &Store{Dir: dir, cfg: cfg, prov: old.Provenance}, nil
 }
 
 func configDiff(a, b RunConfig) []string {
@@ -156,13 +185,31 @@ func (s *Store) Results(suite *tasks.Suite, k int) *Results {
 	return r
 }
 
-// WriteResults writes results.json and report.html.
+// WriteResults records the run as finished now: it adds the run's
+// configuration and provenance (with the finish time) to r, and writes
+// config.json, results.json and report.html.
 func (s *Store) WriteResults(r *Results) error {
+	cfg := s.cfg
+	r.Config = &cfg
+	if s.prov != nil {
+		now := time.Now().UTC().Truncate(time.Second)
+		s.prov.Finished = &now
+		p := *s.prov
+		r.Provenance = &p
+		if err := s.writeConfig(); err != nil {
+			return err
+		}
+	}
 	if err := writeJSONFile(filepath.Join(s.Dir, "results.json"), r); err != nil {
 		return err
 	}
 	f, err := os.CreateTemp(s.Dir, ".report-*.html")
 	if err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
 		return fmt.Errorf("write report: %w", err)
 	}
 	if err := WriteHTML(f, r); err != nil {
@@ -218,7 +265,11 @@ func writeJSONFile(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	_, werr := f.Write(append(b, '\n'))
+	// CreateTemp makes the file 0600; a run's files are for everyone to read.
+	werr := f.Chmod(0o644)
+	if werr == nil {
+		_, werr = f.Write(append(b, '\n'))
+	}
 	if werr == nil {
 		werr = f.Sync()
 	}

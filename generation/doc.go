@@ -1,8 +1,8 @@
-// Package generation turns a repository into an agent bundle (CONTRACT.md
-// §4) with a pluggable Generator, and measures every attempt the same way:
-// the generation gate deploys the bundle through the host, fetches its card
-// over HTTP, validates and lints it, and requires at least one skill and a
-// passing check.
+// Package generation turns a repository into an agent bundle (docs/bundle.md)
+// with a pluggable Generator, and measures every attempt the same way: the
+// generation gate deploys the bundle through the host, fetches its card over
+// HTTP, validates and lints it, and requires at least one skill and a passing
+// check.
 //
 // The static generator turns command lines into skills, and libraries too:
 // a Python package without entry points gets one skill per core capability

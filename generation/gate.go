@@ -24,10 +24,10 @@ type GateError struct {
 func (e *GateError) Error() string { return fmt.Sprintf("%s: %v", e.Stage, e.Err) }
 func (e *GateError) Unwrap() error { return e.Err }
 
-// Gate decides whether the bundle in dir generates an agent (CONTRACT.md
-// §5): it loads and validates agent.yaml, requires a skill with a non-empty
-// definition, runs setup and check, hosts the bundle on a loopback port,
-// fetches the card from its well-known path over HTTP and validates and
+// Gate decides whether the bundle in dir generates an agent (docs/results.md,
+// "Metrics"): it loads and validates agent.yaml, requires a skill with a
+// non-empty definition, runs setup and check, hosts the bundle on a loopback
+// port, fetches the card from its well-known path over HTTP and validates and
 // lints it. It returns the skill ids, or a *GateError.
 func Gate(ctx context.Context, dir string, env []string, log io.Writer) ([]string, error) {
 	if log == nil {

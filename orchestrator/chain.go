@@ -136,7 +136,7 @@ type Result struct {
 	Outcome   Outcome      `json:"outcome"`
 	Detail    string       `json:"detail,omitempty"`
 	// OrchestrationOK holds when the trace shows every step's message going
-	// to the agent of the step's repo (CONTRACT.md §5, all or nothing).
+	// to the agent of the step's repo (docs/results.md, all or nothing).
 	OrchestrationOK bool `json:"orchestration_ok"`
 	// Extra lists messages to fleet agents beyond the chain's steps
 	// (delegated chains only).

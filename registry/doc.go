@@ -1,7 +1,7 @@
 // Package registry is agentnet's agent-card registry: a service that fetches
 // agents' cards from their well-known path, validates and stores them, ranks
 // them by full-text search, probes their health and serves all of it over
-// HTTP (CONTRACT.md §6) and as a web page.
+// HTTP (docs/registry.md) and as a web page.
 //
 // The pieces, each usable alone:
 //

@@ -42,9 +42,9 @@ func WithMaxBody(n int64) HandlerOption { return func(c *handlerConfig) { c.maxB
 // the Service's).
 func WithHandlerLogger(l *slog.Logger) HandlerOption { return func(c *handlerConfig) { c.log = l } }
 
-// NewHandler serves svc over HTTP: the JSON API of CONTRACT.md §6 under
-// /v1, /healthz and the web page at /. The handler is safe for concurrent
-// use.
+// NewHandler serves svc over HTTP: the JSON API under /v1 (docs/registry.md),
+// /healthz, its OpenAPI document at /openapi.json and the web page at /.
+// The handler is safe for concurrent use.
 func NewHandler(svc *Service, opts ...HandlerOption) http.Handler {
 	cfg := handlerConfig{maxBody: DefaultMaxBody, log: svc.log}
 	for _, o := range opts {
@@ -67,6 +67,7 @@ func NewHandler(svc *Service, opts ...HandlerOption) http.Handler {
 	v1.DELETE("/agents/:id", h.auth, h.remove)
 	v1.GET("/search", h.search)
 	r.GET("/healthz", h.healthz)
+	r.GET(OpenAPIPath, func(c *gin.Context) { serveOpenAPI(c.Writer) })
 	r.GET("/", h.webIndex)
 	r.GET("/agents/:id", h.webAgent)
 	r.NoRoute(func(c *gin.Context) { h.fail(c, http.StatusNotFound, "no such endpoint: "+c.Request.URL.Path) })

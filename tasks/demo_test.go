@@ -82,6 +82,12 @@ func TestDemoSuiteMatchesSchema(t *testing.T) {
 	if sch.Validate(bad) == nil {
 		t.Error("schema accepts an unknown top-level key")
 	}
+	// The indicators are an enum: a misspelt one fails it.
+	badIndicator, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"version":1,"name":"x","repos":[{"id":"r","source":"r","skills":[{"id":"s","description":"d"}]}],
+		"tasks":[{"id":"t","type":"single","repo":"r","instruction":"i","expect":[{"contains":"x"}],"indicators":["domain_expertize"]}]}`))
+	if sch.Validate(badIndicator) == nil {
+		t.Error("schema accepts an unknown indicator")
+	}
 }
 
 func TestDemoArchiveUpToDate(t *testing.T) {

@@ -62,6 +62,16 @@ const (
 // Indicators lists the valid indicators.
 var Indicators = []Indicator{ConstrainedEnv, UncertainOutput, NonstandardProcessing, DomainExpertise}
 
+// JSONSchema lists the valid indicators as the schema's enum.
+func (Indicator) JSONSchema() *jsonschema.Schema {
+	s := &jsonschema.Schema{Type: "string",
+		Description: "A difficulty indicator; a single task's tier is how many it carries: easy 0–1, medium 2, hard 3–4."}
+	for _, in := range Indicators {
+		s.Enum = append(s.Enum, string(in))
+	}
+	return s
+}
+
 // Stage is the stage of a commission.
 type Stage string
 

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -56,11 +57,17 @@ type Options struct {
 	Env []string
 	// LLM is the model configuration when a model-backed choice is used.
 	LLM *llm.Config
+	// Build identifies the agentnet making the run (recorded as its
+	// provenance).
+	Build Build
 
-	// Progress, a terminal, shows a bar of finished repos and tasks with a
-	// line per notable event; nil for none.
-	Progress io.Writer
-	Logger   *slog.Logger
+	// Progress receives a line per finished repo and task (and per notable
+	// event), with the time elapsed; nil for none. With ProgressBar
+	// (Progress is a terminal) a live bar of finished items with the time
+	// elapsed and left stays below those lines.
+	Progress    io.Writer
+	ProgressBar bool
+	Logger      *slog.Logger
 }
 
 func (o *Options) defaults() {
@@ -128,8 +135,13 @@ type run struct {
 // Run executes the suite and returns its results, also written to the run
 // directory. Stages that already have results in a resumed run are skipped.
 func Run(ctx context.Context, opts Options) (*eval.Results, error) {
+	started := time.Now()
 	opts.defaults()
 	cfg, err := opts.runConfig()
+	if err != nil {
+		return nil, err
+	}
+	prov, err := opts.provenance(started)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +152,9 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 		store, err = eval.Create(opts.Out, cfg)
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := store.Stamp(prov); err != nil {
 		return nil, err
 	}
 	var model *llm.Client
@@ -160,18 +175,23 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 	if r.jobs, err = openJobs(opts.Runtime, opts.Env); err != nil {
 		return nil, err
 	}
-	r.bar = &progress{w: opts.Progress}
+	r.bar = newProgress(opts.Progress, opts.ProgressBar)
+	repos, cases := 0, 0
 	for _, repo := range opts.Suite.Repos {
 		if _, ok := store.Repo(repo.ID); !ok {
-			r.bar.total++
+			repos++
 		}
 	}
 	for _, c := range opts.Suite.Cases {
 		if _, ok := store.Task(c.ID); !ok {
-			r.bar.total++
+			cases++
 		}
 	}
+	r.bar.begin(repos + cases)
 	defer r.bar.finish()
+	// A first line at once, so that a log shows the run has started long
+	// before its first repo is generated.
+	r.bar.line("start      %d repo(s) to generate and %d task(s) to run; run directory %s", repos, cases, opts.Out)
 	r.matcher = eval.RulesMatcher{Threshold: eval.DefaultMatchThreshold}
 	if opts.Judge == "llm" && model != nil {
 		r.matcher = &eval.LLMMatcher{Client: model}
@@ -203,7 +223,30 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 	return res, nil
 }
 
-func (r *run) progress(format string, args ...any) { r.bar.line(format, args...) }
+// seconds formats a duration in milliseconds for a progress line.
+func seconds(ms int64) string {
+	return (time.Duration(ms) * time.Millisecond).Round(100 * time.Millisecond).String()
+}
+
+// since formats the time since start for a progress line.
+func since(start time.Time) string { return time.Since(start).Round(100 * time.Millisecond).String() }
+
+// because is a progress line's tail for a task that did not pass: why.
+func because(t eval.TaskResult) string {
+	if t.Pass || t.Reason == "" {
+		return ""
+	}
+	return ": " + oneLine(t.Reason)
+}
+
+// oneLine shortens a reason to one line of a progress report.
+func oneLine(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 160 {
+		return string(r[:159]) + "…"
+	}
+	return s
+}
 
 // teardown stops every agent the run deployed. It runs on every exit path
 // with a context of its own, so that Ctrl-C still cleans up.

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -68,8 +67,7 @@ func (r *run) runCases(ctx context.Context) error {
 					break
 				}
 			}
-			r.progress("%-6s %-32s %-11s %s", c.Type, c.ID, res.Status, time.Duration(res.DurationMS)*time.Millisecond)
-			r.bar.advance()
+			r.bar.finished("%-10s %-32s %-11s %s%s", c.Type, c.ID, res.Status, seconds(res.DurationMS), because(res))
 			return r.store.SaveTask(res)
 		})
 	}

@@ -64,8 +64,7 @@ func (r *run) runCommissions(ctx context.Context) error {
 				res.Status, res.Reason = eval.StatusInfraError, err.Error()
 			}
 			res.DurationMS = time.Since(start).Milliseconds()
-			r.progress("%-6s %-32s %-11s %s", "commission", c.ID, res.Status, time.Duration(res.DurationMS)*time.Millisecond)
-			r.bar.advance()
+			r.bar.finished("%-10s %-32s %-11s %s%s", "commission", c.ID, res.Status, seconds(res.DurationMS), because(res))
 			return r.store.SaveTask(res)
 		})
 	}

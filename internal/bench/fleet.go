@@ -31,7 +31,7 @@ func (r *run) startRegistry(ctx context.Context) error {
 		if err != nil {
 			// The card passed the generation gate; a registry refusing it now
 			// leaves the agent out of routing, which the chains will show.
-			r.progress("register %-12s failed: %v", repo, err)
+			r.bar.line("register   %-32s failed: %v", repo, err)
 			continue
 		}
 		r.byURL[norm(rec.URL)] = repo

@@ -30,7 +30,6 @@ func (r *run) generateAll(ctx context.Context) error {
 			if err != nil {
 				return err
 			}
-			r.bar.advance()
 			return r.store.SaveRepo(res)
 		})
 	}
@@ -65,7 +64,7 @@ func (r *run) generate(ctx context.Context, repo tasks.Repo) (eval.RepoResult, e
 	if err != nil {
 		// The run could not even start: record it as one failed attempt.
 		res.Attempts = []eval.AttemptResult{{N: 1, Reason: err.Error(), DurationMS: time.Since(start).Milliseconds()}}
-		r.progress("generate %-12s failed: %v", repo.ID, err)
+		r.bar.finished("generate   %-32s failed in %s: %v", repo.ID, since(start), err)
 		return res, nil
 	}
 	for _, a := range rep.Attempts {
@@ -76,7 +75,8 @@ func (r *run) generate(ctx context.Context, repo tasks.Repo) (eval.RepoResult, e
 	}
 	res.Generated = rep.OK()
 	if !res.Generated {
-		r.progress("generate %-12s no agent after %d attempt(s)", repo.ID, len(rep.Attempts))
+		last := res.Attempts[len(res.Attempts)-1]
+		r.bar.finished("generate   %-32s no agent after %d attempt(s) in %s; last: %s", repo.ID, len(rep.Attempts), since(start), oneLine(last.Reason))
 		return res, nil
 	}
 	res.Bundle = r.store.Rel(out)
@@ -93,8 +93,8 @@ func (r *run) generate(ctx context.Context, repo tasks.Repo) (eval.RepoResult, e
 	}
 	res.Match = &m
 	res.Precision, res.Recall = round1(100*m.Precision), round1(100*m.Recall)
-	r.progress("generate %-12s ok: %d skills, precision %.0f%%, recall %.0f%% (%d attempt(s))",
-		repo.ID, len(res.Skills), res.Precision, res.Recall, len(rep.Attempts))
+	r.bar.finished("generate   %-32s ok in %s: %d skills, precision %.0f%%, recall %.0f%% (%d attempt(s))",
+		repo.ID, since(start), len(res.Skills), res.Precision, res.Recall, len(rep.Attempts))
 	return res, nil
 }
 
@@ -115,7 +115,7 @@ func (r *run) deployAll(ctx context.Context) error {
 				}
 				// The bundle passed the gate once; failing now is the
 				// testbed's trouble, recorded per task as an infra error.
-				r.progress("deploy   %-12s failed: %v", repo.ID, err)
+				r.bar.line("deploy     %-32s failed: %v", repo.ID, err)
 				r.opts.Logger.Warn("deploy", "repo", repo.ID, "err", err)
 				return nil
 			}

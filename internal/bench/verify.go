@@ -131,7 +131,7 @@ type Verified struct {
 }
 
 // Verify runs the task validation of every commission of the suite that
-// names a reference or controls (CONTRACT.md §2, `suite verify`): each
+// names a reference or controls (`suite verify`, docs/suite.md): each
 // delivery is deployed on the runtime (a local process by default), registered in an embedded
 // registry and run on the development and held-out cases and the hidden
 // tests. The error is for a verification that could not run.

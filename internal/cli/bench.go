@@ -19,11 +19,11 @@ import (
 	"github.com/agentnet/agentnet/tasks"
 )
 
-// benchFlags are the flags bench and demo share (CONTRACT.md §2).
+// benchFlags are the flags bench and demo share (docs/cli.md).
 type benchFlags struct {
 	generator, builderCmd, runtime, router, judge, out, resume string
 	attempts, parallel                                         int
-	allAttempts, asJSON, systemDeps                            bool
+	allAttempts, asJSON, systemDeps, quiet                     bool
 }
 
 func (f *benchFlags) add(cmd *cobra.Command) {
@@ -40,6 +40,7 @@ func (f *benchFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.out, "out", "", "the run directory (default $AGENTNET_HOME/runs/SUITE-TIME)")
 	fl.StringVar(&f.resume, "resume", "", "continue the run in `RUN_DIR`, running only what is missing")
 	fl.BoolVar(&f.asJSON, "json", false, "print results.json instead of the tables")
+	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no progress on stderr (by default a line per finished repo and task, and a live bar on a terminal)")
 }
 
 // check validates the flags on their own, before any work is done.
@@ -100,10 +101,10 @@ func (f *benchFlags) options(env *Env, suite *tasks.Suite) (bench.Options, error
 		Suite: suite, Out: out, Resume: resume,
 		Generator: f.generator, BuilderCmd: f.builderCmd, Attempts: f.attempts, AllAttempts: f.allAttempts,
 		InstallSystemDeps: f.systemDeps, Runtime: f.runtime, Router: f.router, Judge: f.judge, Parallel: f.parallel,
-		Self: self, Env: env.childEnv(), LLM: model, Logger: env.logger(),
+		Self: self, Env: env.childEnv(), LLM: model, Logger: env.logger(), Build: readBuildInfo().bench(),
 	}
-	if env.IsTerminal {
-		o.Progress = env.Stderr
+	if !f.quiet {
+		o.Progress, o.ProgressBar = env.Stderr, env.IsTerminal
 	}
 	return o, nil
 }

@@ -3,9 +3,11 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -86,6 +88,37 @@ func TestDemo(t *testing.T) {
 	}
 	if len(res.Repos) != len(suite.Repos) {
 		t.Errorf("results hold %d repos, the suite %d", len(res.Repos), len(suite.Repos))
+	}
+	// Off a terminal, stderr has one progress line per repo and task, with
+	// its place and the time elapsed, and no bar.
+	total := len(suite.Repos) + len(suite.Cases)
+	progress := map[string]int{}
+	line := regexp.MustCompile(`(?m)^\[ *\d+/\d+ [\d:]+\] \S+ +(\S+) `)
+	for _, m := range line.FindAllStringSubmatch(errb.String(), -1) {
+		progress[m[1]]++
+	}
+	for _, r := range suite.Repos {
+		if progress[r.ID] != 1 {
+			t.Errorf("stderr has %d progress lines for repo %s, want 1", progress[r.ID], r.ID)
+		}
+	}
+	for _, c := range suite.Cases {
+		if progress[c.ID] != 1 {
+			t.Errorf("stderr has %d progress lines for task %s, want 1", progress[c.ID], c.ID)
+		}
+	}
+	if !regexp.MustCompile(fmt.Sprintf(`(?m)^\[ *0/%d 0:0\d\] start `, total)).MatchString(errb.String()) {
+		t.Errorf("stderr lacks the run's start line:\n%s", errb.String())
+	}
+	if want := fmt.Sprintf("[%d/%d ", total, total); !strings.Contains(errb.String(), want) || strings.Contains(errb.String(), "\r") {
+		t.Errorf("stderr lacks %q or holds a bar:\n%s", want, errb.String())
+	}
+	// The run's provenance is recorded.
+	if p := res.Provenance; p == nil || p.Agentnet == "" || p.Host == "" || p.Finished == nil || !strings.HasPrefix(p.SuiteDigest, "sha256:") {
+		t.Errorf("results.json provenance = %+v", res.Provenance)
+	}
+	if c := res.Config; c == nil || c.Generator != "static" || c.Router != "bm25" || c.Judge != "rules" {
+		t.Errorf("results.json config = %+v", res.Config)
 	}
 	for _, f := range []string{"report.html", "config.json"} {
 		if _, err := os.Stat(filepath.Join(runDir, f)); err != nil {

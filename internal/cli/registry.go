@@ -50,8 +50,9 @@ func newRegistryServeCmd(env *Env) *cobra.Command {
 		Use:   "serve",
 		Short: "Run the registry: HTTP API, search, health prober and web page",
 		Long: `Serve runs the registry on an embedded SQLite file (created if missing, its
-schema migrated) until interrupted. It serves the JSON API under /v1, /healthz
-and a web page at /, and probes every agent's card on an interval.
+schema migrated) until interrupted. It serves the JSON API under /v1 (its
+OpenAPI 3.1 document at /openapi.json), /healthz and a web page at /, and
+probes every agent's card on an interval.
 
 With --db postgres://USER@HOST/DB (or postgresql://) it keeps its records in
 that PostgreSQL database instead, migrated too, searched with PostgreSQL's

@@ -58,7 +58,7 @@ func TestDemoKilledAndResumed(t *testing.T) {
 	}
 
 	var out, errb bytes.Buffer
-	env := &Env{Args: []string{"demo", "--resume", run}, Stdout: &out, Stderr: &errb, Ctx: t.Context(),
+	env := &Env{Args: []string{"demo", "--resume", run, "--quiet"}, Stdout: &out, Stderr: &errb, Ctx: t.Context(),
 		Getenv: func(k string) string { return map[string]string{"AGENTNET_HOME": home}[k] }, Environ: os.Environ, Executable: exe}
 	if code := Main(env); code != ExitOK {
 		t.Fatalf("demo --resume = exit %d: %s", code, errb.String())
@@ -79,6 +79,12 @@ func TestDemoKilledAndResumed(t *testing.T) {
 	}
 	if len(res.Tasks) <= len(kept) {
 		t.Errorf("resumed run holds %d tasks, no more than the %d kept", len(res.Tasks), len(kept))
+	}
+	if errb.Len() > 0 {
+		t.Errorf("demo --resume --quiet wrote to stderr:\n%s", errb.String())
+	}
+	if p := res.Provenance; p == nil || len(p.Resumed) != 1 || p.Resumed[0].SuiteDigest != p.SuiteDigest {
+		t.Errorf("resumed run provenance = %+v, want one resumption on the same suite files", res.Provenance)
 	}
 
 	// A changed configuration is refused with a clear message and exit 2.

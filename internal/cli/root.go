@@ -112,6 +112,7 @@ var commands = []func(*Env) *cobra.Command{
 	newDemoCmd,
 	newGenerateCmd,
 	newRunCmd,
+	newVersionCmd,
 }
 
 // exactArgs is cobra.ExactArgs with the contract's exit code for bad usage.
