@@ -1,6 +1,7 @@
 package tasks_test
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -172,5 +173,42 @@ func verifyCommission(t *testing.T, s *tasks.Suite, c *tasks.Case, r *answerkey.
 		if !failed {
 			t.Errorf("control %s passes every held-out case: it does not control anything", ctl)
 		}
+	}
+}
+
+// TestProvisionNamesMissingRepos runs scripts/realdev/provision against an
+// empty mirror: it must stop with exit status 1 and one line for every repo
+// of the suite, naming it and what to do, before it clones or configures
+// anything.
+func TestProvisionNamesMissingRepos(t *testing.T) {
+	t.Parallel()
+	s, err := tasks.Load("realdev/tune/suite.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home, mirror := t.TempDir(), t.TempDir()
+	cmd := exec.CommandContext(t.Context(), "bash", "../scripts/realdev/provision", mirror)
+	cmd.Env = append(os.Environ(), "AGENTNET_HOME="+home, "HOME="+home)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("provision with an empty mirror: %v, want exit status 1\n%s", err, stderr.String())
+	}
+	for _, r := range s.Repos {
+		slug := strings.TrimPrefix(r.Source, "https://github.com/")
+		if want := slug + " not in " + mirror + ": fetch it first"; !strings.Contains(stderr.String(), want) {
+			t.Errorf("provision stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Join(home, ".gitconfig")); err == nil {
+		t.Error("provision wrote a git configuration although repos were missing")
+	}
+	cmd = exec.CommandContext(t.Context(), "bash", "../scripts/realdev/provision", filepath.Join(mirror, "absent"))
+	cmd.Env = append(os.Environ(), "AGENTNET_HOME="+home, "HOME="+home)
+	out, err := cmd.CombinedOutput()
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "does not exist") {
+		t.Errorf("provision with a missing mirror directory: %v, %s; want exit status 1 naming it", err, out)
 	}
 }
