@@ -150,8 +150,13 @@ func registryClient(env *Env, url string) *registry.Client {
 }
 
 // registryErr gives a registry answer its exit code: the registry refusing
-// the input (400, 422) is invalid input; anything else is a failure.
+// the input (400, 422) is invalid input; anything else is a failure. A
+// registry that does not answer at all gets a hint on how to start one.
 func registryErr(err error) error {
+	var ue *registry.UnreachableError
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%w: start one with 'agentnet registry serve' or name another with --registry", err)
+	}
 	var ae *registry.APIError
 	if errors.As(err, &ae) && (ae.Status == http.StatusBadRequest || ae.Status == http.StatusUnprocessableEntity) {
 		return invalidInput(err)
