@@ -129,6 +129,7 @@ var commands = []func(*Env) *cobra.Command{
 	newDemoCmd,
 	newGenerateCmd,
 	newRunCmd,
+	newCompareCmd,
 }
 
 // exactArgs is cobra.ExactArgs with the contract's exit code for bad usage.
