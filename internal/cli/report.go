@@ -34,7 +34,7 @@ commission results. --html writes the self-contained HTML report to a file.`,
 				if err != nil {
 					return fmt.Errorf("write HTML report: %w", err)
 				}
-				if err := eval.WriteHTML(f, r); err != nil {
+				if err := eval.WriteRunHTML(f, r, args[0]); err != nil {
 					f.Close()
 					return err
 				}
