@@ -45,6 +45,7 @@ func newRegistryServeCmd(env *Env) *cobra.Command {
 		jitter      float64
 		concurrency int
 		verbose     bool
+		asJSON      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -83,7 +84,7 @@ registering and deleting need "Authorization: Bearer $AGENTNET_REGISTRY_TOKEN".`
 				logger = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 			}
 			return serveRegistry(cmd.Context(), env, registryServeConfig{
-				addr: addr, db: db, token: env.getenv("AGENTNET_REGISTRY_TOKEN"), logger: logger,
+				addr: addr, db: db, token: env.getenv("AGENTNET_REGISTRY_TOKEN"), logger: logger, asJSON: asJSON,
 				prober: []registry.ProberOption{registry.WithInterval(interval), registry.WithJitter(jitter), registry.WithConcurrency(concurrency)},
 			})
 		},
@@ -95,6 +96,7 @@ registering and deleting need "Authorization: Bearer $AGENTNET_REGISTRY_TOKEN".`
 	f.Float64Var(&jitter, "probe-jitter", registry.DefaultProbeJitter, "spread of the probe interval, as a fraction of it (0..1)")
 	f.IntVar(&concurrency, "probe-concurrency", registry.DefaultProbeConcurrency, "health checks in flight at most")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log registrations and health changes on stderr")
+	f.BoolVar(&asJSON, "json", false, `print the ready line as one JSON object: {"url", "store"}`)
 	return cmd
 }
 
@@ -111,6 +113,7 @@ func agentnetHomeDir(env *Env) string {
 
 type registryServeConfig struct {
 	addr, db, token string
+	asJSON          bool
 	logger          *slog.Logger
 	prober          []registry.ProberOption
 }
@@ -130,7 +133,18 @@ func serveRegistry(ctx context.Context, env *Env, cfg registryServeConfig) error
 		}
 		return fmt.Errorf("registry serve: %w", err)
 	}
-	fmt.Fprintln(env.Stdout, srv.URL)
+	if cfg.asJSON {
+		store := "sqlite"
+		if strings.HasPrefix(cfg.db, "postgres://") || strings.HasPrefix(cfg.db, "postgresql://") {
+			store = "postgres"
+		}
+		if err := writeJSONLine(env.Stdout, map[string]string{"url": srv.URL, "store": store}); err != nil {
+			srv.Close()
+			return err
+		}
+	} else {
+		fmt.Fprintln(env.Stdout, srv.URL)
+	}
 	var serveErr error
 	select {
 	case err := <-srv.Done():
