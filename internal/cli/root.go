@@ -130,6 +130,7 @@ var commands = []func(*Env) *cobra.Command{
 	newGenerateCmd,
 	newRunCmd,
 	newCompareCmd,
+	newSendCmd,
 }
 
 // exactArgs is cobra.ExactArgs with the contract's exit code for bad usage.
