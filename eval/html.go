@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"io"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -50,18 +51,28 @@ var reportTmpl = sync.OnceValue(func() *template.Template {
 // WriteHTML writes a self-contained HTML report of r (inline CSS, SVG
 // charts and script, no external assets) from the results alone: the trace
 // viewer shows what results.json holds, without inputs or A2A messages.
-func WriteHTML(w io.Writer, r *Results) error { return writeView(w, NewView(r, "")) }
+func WriteHTML(w io.Writer, r *Results) error { return NewView(r, "").WriteHTML(w) }
 
 // WriteRunHTML is WriteHTML with the run directory dir at hand: the trace
 // viewer also shows each step's input and output, the A2A messages of each
 // task's trace and each repo's generation attempts.
-func WriteRunHTML(w io.Writer, r *Results, dir string) error { return writeView(w, NewView(r, dir)) }
+func WriteRunHTML(w io.Writer, r *Results, dir string) error { return NewView(r, dir).WriteHTML(w) }
 
-func writeView(w io.Writer, v *View) error {
+// WriteHTML writes the report of v.
+func (v *View) WriteHTML(w io.Writer) error {
 	if err := reportTmpl().Execute(w, v); err != nil {
 		return fmt.Errorf("render report: %w", err)
 	}
 	return nil
+}
+
+// Link is the href of a run-relative path: relative to where the report
+// is read from (LinkBase, the run directory seen from the report's).
+func (v *View) Link(runRel string) string {
+	if v.LinkBase == "" || v.LinkBase == "." {
+		return runRel
+	}
+	return path.Join(filepath.ToSlash(v.LinkBase), runRel)
 }
 
 // Pass1CI is the 95 % interval of the pooled Pass@1.

@@ -26,7 +26,10 @@ type View struct {
 	*Results
 	// Dir is the run directory the files were read from ("" when only
 	// results.json was at hand).
-	Dir       string
+	Dir string
+	// LinkBase is the run directory as seen from where the report is
+	// written, for the links to artifacts; "" when the report is in it.
+	LinkBase  string
 	TaskViews []TaskView
 	RepoViews []RepoView
 	// The values of the filters.

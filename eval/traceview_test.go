@@ -127,6 +127,13 @@ func TestNewView(t *testing.T) {
 	if fmt.Sprint(v.RepoIDs) != "[csvtool htmltext mdkit]" || fmt.Sprint(v.Tiers) != "[medium easy]" {
 		t.Errorf("filters: repos %v, tiers %v", v.RepoIDs, v.Tiers)
 	}
+	if got := v.Link("tasks/a/x.csv"); got != "tasks/a/x.csv" {
+		t.Errorf("Link() in the run directory = %q", got)
+	}
+	v.LinkBase = "../runs/r1"
+	if got := v.Link("tasks/a/x.csv"); got != "../runs/r1/tasks/a/x.csv" {
+		t.Errorf("Link() from another directory = %q", got)
+	}
 	// Without the directory, the view still renders what results hold.
 	if nv := NewView(r, ""); nv.TaskViews[0].Instruction != "" || nv.TaskViews[0].TraceNote == "" {
 		t.Errorf("view without a run directory = %+v", nv.TaskViews[0])
