@@ -365,26 +365,7 @@ leaves them there, and down says so and exits 1 once every agent is stopped.`,
 			if err != nil {
 				return err
 			}
-			var left []*deploy.Agent
-			var errs []error
-			var lines []fleetDownLine
-			var stopped []*deploy.Agent
-			for _, a := range st.Agents {
-				line := fleetDownLine{Name: a.Name, URL: a.URL}
-				rt, err := deploy.Open(a.Runtime, deploy.Config{Self: "agentnet", Env: env.childEnv()})
-				if err == nil {
-					err = rt.Down(ctx, a)
-				}
-				if err != nil {
-					errs = append(errs, err)
-					left = append(left, a)
-					line.Error = err.Error()
-				} else {
-					line.Stopped = true
-					stopped = append(stopped, a)
-				}
-				lines = append(lines, line)
-			}
+			lines, stopped, left, errs := stopAgents(ctx, env, st.Agents)
 			regURL := st.Registry
 			if regURL != "" && len(stopped) > 0 {
 				gone, err := deregister(ctx, env, regURL, stopped)
@@ -403,9 +384,6 @@ leaves them there, and down says so and exits 1 once every agent is stopped.`,
 				errs = append(errs, err)
 			}
 			if asJSON {
-				if lines == nil {
-					lines = []fleetDownLine{}
-				}
 				if err := writeJSON(env.Stdout, lines); err != nil {
 					return err
 				}
@@ -425,6 +403,29 @@ leaves them there, and down says so and exits 1 once every agent is stopped.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was done to each agent as JSON")
 	return cmd
+}
+
+// stopAgents stops each agent, and returns what happened to each, the
+// agents stopped, those left running and why.
+func stopAgents(ctx context.Context, env *Env, agents []*deploy.Agent) (lines []fleetDownLine, stopped, left []*deploy.Agent, errs []error) {
+	lines = []fleetDownLine{}
+	for _, a := range agents {
+		line := fleetDownLine{Name: a.Name, URL: a.URL}
+		rt, err := deploy.Open(a.Runtime, deploy.Config{Self: "agentnet", Env: env.childEnv()})
+		if err == nil {
+			err = rt.Down(ctx, a)
+		}
+		if err != nil {
+			errs = append(errs, err)
+			left = append(left, a)
+			line.Error = err.Error()
+		} else {
+			line.Stopped = true
+			stopped = append(stopped, a)
+		}
+		lines = append(lines, line)
+	}
+	return lines, stopped, left, errs
 }
 
 // deregister deletes from the registry at regURL every record whose URL is

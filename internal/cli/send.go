@@ -78,22 +78,9 @@ existing file. The exit status is 1 when the task did not complete.`,
 }
 
 func runSend(ctx context.Context, env *Env, url, text string, f sendFlags) error {
-	if msg := cards.CheckURL(url); msg != "" {
-		return usageError("send: %s", msg)
-	}
-	if f.timeout <= 0 {
-		return usageError("send: --timeout must be positive, got %s", f.timeout)
-	}
-	parts := []*a2a.Part{a2a.NewTextPart(text)}
-	for _, path := range f.files {
-		p, err := filePartOf(path)
-		if err != nil {
-			return usageError("send: --file %s: %v", path, err)
-		}
-		parts = append(parts, p)
-	}
-	if fi, err := os.Stat(f.out); err != nil || !fi.IsDir() {
-		return usageError("send: --out %s: not a directory", f.out)
+	msg, err := sendMessage(url, text, f)
+	if err != nil {
+		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
@@ -111,10 +98,6 @@ func runSend(ctx context.Context, env *Env, url, text string, f sendFlags) error
 		return fmt.Errorf("send: the card of %s offers no interface this client speaks: %w", url, err)
 	}
 	defer client.Destroy()
-	msg := a2a.NewMessage(a2a.MessageRoleUser, parts...)
-	if f.skill != "" {
-		msg.Metadata = map[string]any{"skill": f.skill}
-	}
 	ans, err := exchange(ctx, client, msg)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
@@ -122,7 +105,47 @@ func runSend(ctx context.Context, env *Env, url, text string, f sendFlags) error
 		}
 		return fmt.Errorf("send: %s: %w", url, err)
 	}
-	res := sendResult{URL: url, Agent: card.Name, TaskID: ans.taskID, State: stateWord(ans.state), Status: ans.status, Artifacts: []sentArtifact{}}
+	res, err := saveAnswer(ans, f.out)
+	if err != nil {
+		return err
+	}
+	res.URL, res.Agent = url, card.Name
+	return printAnswer(env, res, ans.state == a2a.TaskStateCompleted, f.asJSON)
+}
+
+// sendMessage checks send's arguments and builds the message: TEXT, each
+// --file, and --skill in the metadata.
+func sendMessage(url, text string, f sendFlags) (*a2a.Message, error) {
+	if msg := cards.CheckURL(url); msg != "" {
+		return nil, usageError("send: %s", msg)
+	}
+	if f.timeout <= 0 {
+		return nil, usageError("send: --timeout must be positive, got %s", f.timeout)
+	}
+	if fi, err := os.Stat(f.out); err != nil || !fi.IsDir() {
+		return nil, usageError("send: --out %s: not a directory", f.out)
+	}
+	parts := []*a2a.Part{a2a.NewTextPart(text)}
+	for _, path := range f.files {
+		p, err := filePartOf(path)
+		if err != nil {
+			return nil, usageError("send: --file %s: %v", path, err)
+		}
+		parts = append(parts, p)
+	}
+	msg := a2a.NewMessage(a2a.MessageRoleUser, parts...)
+	if f.skill != "" {
+		msg.Metadata = map[string]any{"skill": f.skill}
+	}
+	return msg, nil
+}
+
+// saveAnswer gathers the answer's text and saves its files under dir.
+func saveAnswer(ans answer, dir string) (sendResult, error) {
+	res := sendResult{TaskID: ans.taskID, State: stateWord(ans.state), Status: ans.status, Artifacts: []sentArtifact{}}
+	if ans.state == a2a.TaskStateCompleted {
+		res.Status = "" // a progress note of a task that went well says nothing more
+	}
 	var b strings.Builder
 	for _, p := range ans.parts {
 		switch c := p.Content.(type) {
@@ -131,41 +154,44 @@ func runSend(ctx context.Context, env *Env, url, text string, f sendFlags) error
 		case a2a.Data:
 			b.WriteString(fmt.Sprint(c.Value))
 		case a2a.Raw:
-			saved, err := saveArtifact(f.out, p.Filename, []byte(c))
+			saved, err := saveArtifact(dir, p.Filename, []byte(c))
 			if err != nil {
-				return fmt.Errorf("send: save %q: %w", p.Filename, err)
+				return res, fmt.Errorf("send: save %q: %w", p.Filename, err)
 			}
 			res.Artifacts = append(res.Artifacts, sentArtifact{Name: filepath.Base(saved), Path: saved, MediaType: p.MediaType, Bytes: len(c)})
 		}
 	}
 	res.Text = b.String()
-	if ans.state == a2a.TaskStateCompleted {
-		res.Status = "" // a progress note of a task that went well says nothing more
-	}
-	if f.asJSON {
+	return res, nil
+}
+
+// printAnswer prints res as text (the files saved on stderr) or JSON; a
+// task that did not complete is a failure, said in one line.
+func printAnswer(env *Env, res sendResult, completed, asJSON bool) error {
+	if asJSON {
 		if err := writeJSON(env.Stdout, res); err != nil {
 			return err
 		}
-	} else {
-		fmt.Fprint(env.Stdout, res.Text)
-		if res.Text != "" && !strings.HasSuffix(res.Text, "\n") {
-			fmt.Fprintln(env.Stdout)
-		}
-		for _, a := range res.Artifacts {
-			fmt.Fprintf(env.Stderr, "agentnet send: saved %s (%d bytes)\n", a.Path, a.Bytes)
-		}
-	}
-	if ans.state != a2a.TaskStateCompleted {
-		why := fmt.Sprintf("agentnet send: the task ended %s", res.State)
-		if res.Status != "" {
-			why += ": " + oneLine(res.Status, 300)
-		}
-		if f.asJSON {
+		if !completed {
 			return silentFailure{code: ExitFailed}
 		}
-		return errors.New(why)
+		return nil
 	}
-	return nil
+	fmt.Fprint(env.Stdout, res.Text)
+	if res.Text != "" && !strings.HasSuffix(res.Text, "\n") {
+		fmt.Fprintln(env.Stdout)
+	}
+	for _, a := range res.Artifacts {
+		fmt.Fprintf(env.Stderr, "agentnet send: saved %s (%d bytes)\n", a.Path, a.Bytes)
+	}
+	if completed {
+		return nil
+	}
+	why := "agentnet send: the task ended " + res.State
+	if res.Status != "" {
+		why += ": " + oneLine(res.Status, 300)
+	}
+	return errors.New(why)
 }
 
 // answer is the end of one exchange: the task's last state, its last
