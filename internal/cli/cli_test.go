@@ -46,7 +46,7 @@ func TestExitCodes(t *testing.T) {
 		{"version", []string{"--version"}, ExitOK, "agentnet v", ""},
 		{"unknown command", []string{"frobnicate"}, ExitInvalid, "", `unknown command "frobnicate"`},
 		{"unknown subcommand", []string{"suite", "frobnicate"}, ExitInvalid, "", `agentnet suite: unknown command "frobnicate"`},
-		{"typo", []string{"benh"}, ExitInvalid, "", `did you mean "bench"?`},
+		{"typo", []string{"benh"}, ExitInvalid, "", `did you mean "bench"`},
 		{"typo subcommand", []string{"fleet", "stauts"}, ExitInvalid, "", `did you mean "status"?`},
 		{"one prefix", []string{"bench"}, ExitInvalid, "", "agentnet bench: want 1 argument"},
 		{"completion bash", []string{"completion", "bash"}, ExitOK, "complete -o default -F __start_agentnet agentnet", ""},
