@@ -13,4 +13,15 @@
 //
 // Percentages in results are 0–100; the functions here return shares in 0–1
 // and the results layer scales them.
+//
+// Runs are reported as text tables (WriteTables), as JUnit XML for a CI
+// (JUnit), and as a self-contained HTML page whose trace viewer reads the run
+// directory: each task's steps, inputs, outputs and A2A messages, each repo's
+// generation record (NewView, WriteRunHTML). Every rate carries its 95 %
+// Wilson score interval (Wilson, Count). Several runs are compared side by
+// side with the paper's tables, one column per run:
+//
+//	a, _ := eval.LoadRun("runs/demo-static")
+//	b, _ := eval.LoadRun("runs/demo-llm")
+//	eval.WriteComparison(os.Stdout, eval.Compare(a, b))
 package eval

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"path"
+	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/agentnet/agentnet/tasks"
@@ -30,16 +33,65 @@ var reportTmpl = sync.OnceValue(func() *template.Template {
 		"isCommission": func(t TaskResult) bool { return t.Type == tasks.Commission && t.Commission != nil },
 		"isSingle":     func(t TaskResult) bool { return t.Type == tasks.Single },
 		"deref":        func(b *bool) bool { return b != nil && *b },
+		"ci":           ciText,
+		"rateOf":       func(n int, sr float64) Rate { return Rate{N: n, SR: sr} },
+		"join":         strings.Join,
+		"base":         path.Base,
+		"short":        func(s string) string { return oneLineClip(s, 160) },
+		"hasNotes": func(recs []AttemptRecord) bool {
+			for _, r := range recs {
+				if len(r.Notes) > 0 {
+					return true
+				}
+			}
+			return false
+		},
 	}).Parse(reportTemplate))
 })
 
-// WriteHTML writes a self-contained HTML report of r (inline CSS and SVG
-// charts, no external assets).
-func WriteHTML(w io.Writer, r *Results) error {
-	if err := reportTmpl().Execute(w, r); err != nil {
+// WriteHTML writes a self-contained HTML report of r (inline CSS, SVG
+// charts and script, no external assets) from the results alone: the trace
+// viewer shows what results.json holds, without inputs or A2A messages.
+func WriteHTML(w io.Writer, r *Results) error { return NewView(r, "").WriteHTML(w) }
+
+// WriteRunHTML is WriteHTML with the run directory dir at hand: the trace
+// viewer also shows each step's input and output, the A2A messages of each
+// task's trace and each repo's generation attempts.
+func WriteRunHTML(w io.Writer, r *Results, dir string) error { return NewView(r, dir).WriteHTML(w) }
+
+// WriteHTML writes the report of v.
+func (v *View) WriteHTML(w io.Writer) error {
+	if err := reportTmpl().Execute(w, v); err != nil {
 		return fmt.Errorf("render report: %w", err)
 	}
 	return nil
+}
+
+// Link is the href of a run-relative path: relative to where the report
+// is read from (LinkBase, the run directory seen from the report's).
+func (v *View) Link(runRel string) string {
+	if v.LinkBase == "" || v.LinkBase == "." {
+		return runRel
+	}
+	return path.Join(filepath.ToSlash(v.LinkBase), runRel)
+}
+
+// Pass1CI is the 95 % interval of the pooled Pass@1.
+func (v *View) Pass1CI() string { return countCI(attemptCount(v.Results)) }
+
+// PrecisionCI is the pooled skill precision with its 95 % interval.
+func (v *View) PrecisionCI() string { p, _ := skillCounts(v.Results); return p.String() }
+
+// RecallCI is the pooled skill recall with its 95 % interval.
+func (v *View) RecallCI() string { _, r := skillCounts(v.Results); return r.String() }
+
+// oneLineClip keeps s to one line of at most n runes.
+func oneLineClip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
 }
 
 // bar is one bar of an SVG bar chart.

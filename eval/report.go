@@ -23,15 +23,16 @@ func WriteTables(w io.Writer, r *Results) error {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Table 1. Agent generation")
-	line("repos", "attempts", "Pass@1", fmt.Sprintf("Pass@k (k=%d)", s.Generation.K), "tries", "tokens/repo")
-	line(fmt.Sprint(s.Generation.Repos), fmt.Sprint(s.Generation.Attempts), pct(s.Generation.PassAt1), pct(s.Generation.PassAtK),
+	line("repos", "attempts", "Pass@1", "95% CI", fmt.Sprintf("Pass@k (k=%d)", s.Generation.K), "95% CI", "tries", "tokens/repo")
+	line(fmt.Sprint(s.Generation.Repos), fmt.Sprint(s.Generation.Attempts), pct(s.Generation.PassAt1), countCI(attemptCount(r)),
+		pct(s.Generation.PassAtK), ciText(Rate{N: s.Generation.Repos, SR: s.Generation.PassAtK}),
 		optNum(s.Generation.Tries, "%.2f"), optNum(s.Generation.TokensPerRepo, "%.0f"))
 	tw.Flush()
 
 	fmt.Fprintln(w, "\nTable 2. Single-repo execution success rate by tier")
-	line("tier", "n", "SR")
+	line("tier", "n", "SR", "95% CI")
 	for _, tr := range tierRows(s.Single) {
-		line(tr.Name, fmt.Sprint(tr.Rate.N), ratePct(tr.Rate))
+		line(tr.Name, fmt.Sprint(tr.Rate.N), ratePct(tr.Rate), ciText(tr.Rate))
 	}
 	tw.Flush()
 
@@ -41,13 +42,16 @@ func WriteTables(w io.Writer, r *Results) error {
 		line(repo.ID, fmt.Sprint(len(repo.Skills)), pct(repo.Precision), pct(repo.Recall))
 	}
 	line("average", "", pct(s.Skills.AvgPrecision), pct(s.Skills.AvgRecall))
+	if p, rc := skillCounts(r); p.N > 0 {
+		line("all skills pooled, 95% CI", fmt.Sprint(p.N), p.String(), rc.String())
+	}
 	tw.Flush()
 
 	fmt.Fprintln(w, "\nTable 4. Multi-repo chains: orchestration and execution success by tier")
-	line("tier", "n", "Orch SR", "Exec SR")
+	line("tier", "n", "Orch SR", "95% CI", "Exec SR", "95% CI")
 	exec := tierRows(s.Chains.ExecSR)
 	for i, tr := range tierRows(s.Chains.OrchSR) {
-		line(tr.Name, fmt.Sprint(tr.Rate.N), ratePct(tr.Rate), ratePct(exec[i].Rate))
+		line(tr.Name, fmt.Sprint(tr.Rate.N), ratePct(tr.Rate), ciText(tr.Rate), ratePct(exec[i].Rate), ciText(exec[i].Rate))
 	}
 	tw.Flush()
 
@@ -121,6 +125,15 @@ type tierRow struct {
 
 func tierRows(t TierRates) []tierRow {
 	return []tierRow{{"easy", t.Easy}, {"medium", t.Medium}, {"hard", t.Hard}, {"overall", t.Overall}}
+}
+
+// countCI is the interval of c as "[lo–hi]", or "–".
+func countCI(c Count) string {
+	ci, ok := c.CI()
+	if !ok {
+		return "–"
+	}
+	return fmt.Sprintf("[%.1f–%.1f]", ci.Lo, ci.Hi)
 }
 
 func pct(v float64) string { return fmt.Sprintf("%.1f%%", v) }

@@ -212,7 +212,7 @@ func (s *Store) WriteResults(r *Results) error {
 		os.Remove(f.Name())
 		return fmt.Errorf("write report: %w", err)
 	}
-	if err := WriteHTML(f, r); err != nil {
+	if err := WriteRunHTML(f, r, s.Dir); err != nil {
 		f.Close()
 		os.Remove(f.Name())
 		return err

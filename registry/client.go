@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -55,6 +57,19 @@ func (e *APIError) Error() string {
 	}
 	return msg
 }
+
+// UnreachableError says no registry could be reached at URL: nothing
+// listens there (connection refused) or its host does not resolve.
+type UnreachableError struct {
+	URL string
+	Err error // the dial error
+}
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("no registry answers at %s (%v)", e.URL, e.Err)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
 
 // Is makes errors.Is(err, ErrNotFound) hold for 404 answers.
 func (e *APIError) Is(target error) bool {
@@ -150,6 +165,10 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, out a
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
+		var op *net.OpError
+		if errors.As(err, &op) && op.Op == "dial" {
+			return 0, &UnreachableError{URL: c.base, Err: op.Err}
+		}
 		return 0, err
 	}
 	defer resp.Body.Close()

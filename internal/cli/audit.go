@@ -14,10 +14,11 @@ import (
 
 func newAuditCmd(env *Env) *cobra.Command {
 	var (
-		asJSON, list bool
-		timeout      time.Duration
-		maxBody      int64
-		parallel     int
+		asJSON, list     bool
+		level, junitPath string
+		timeout          time.Duration
+		maxBody          int64
+		parallel         int
 	)
 	cmd := &cobra.Command{
 		Use:   "audit URL...",
@@ -33,10 +34,13 @@ router to tell apart, and cards whose skills cover another's.
 
 Each check has a level, MUST, SHOULD or MAY, as in the A2A compatibility kit,
 and a one-line reason when it fails. The exit status is 1 when a MUST check
-fails. Every request is bounded by --timeout and --max-body, and only the
+fails. --level should leaves the MAY checks out of the report, --level must
+the SHOULD checks too. --junit writes the report as JUnit XML for a CI: one
+test case per check, a failed check a failure with its reason. Every request is bounded by --timeout and --max-body, and only the
 hosts and ports of the given URLs are contacted.`,
 		Example: `  agentnet audit http://127.0.0.1:8080/
   agentnet audit http://127.0.0.1:8081/ http://127.0.0.1:8082/ --json
+  agentnet audit http://127.0.0.1:8080/ --level must --junit audit.xml
   agentnet audit --list`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if list {
@@ -48,6 +52,10 @@ hosts and ports of the given URLs are contacted.`,
 			if list {
 				return writeCatalog(env, asJSON)
 			}
+			min, err := conformance.ParseLevel(level)
+			if err != nil {
+				return usageError("audit: --level: %v", err)
+			}
 			rep, err := conformance.Audit(cmd.Context(), args,
 				conformance.WithTimeout(timeout), conformance.WithMaxBody(maxBody), conformance.WithParallel(parallel))
 			var bad *conformance.InvalidURLError
@@ -56,6 +64,12 @@ hosts and ports of the given URLs are contacted.`,
 			}
 			if err != nil {
 				return fmt.Errorf("audit: %w", err)
+			}
+			rep = rep.AtLevel(min)
+			if junitPath != "" {
+				if err := rep.JUnit().WriteFile(junitPath); err != nil {
+					return fmt.Errorf("audit: %w", err)
+				}
 			}
 			if asJSON {
 				enc := json.NewEncoder(env.Stdout)
@@ -74,6 +88,8 @@ hosts and ports of the given URLs are contacted.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	f.StringVar(&level, "level", "may", "report the checks of this level and the stronger ones: must, should or may")
+	f.StringVar(&junitPath, "junit", "", "also write the report as JUnit XML to `FILE`")
 	f.BoolVar(&list, "list", false, "list the checks (id, level, category, what holds) and exit")
 	f.DurationVar(&timeout, "timeout", conformance.DefaultTimeout, "bound on each request, and on each stream as a whole")
 	f.Int64Var(&maxBody, "max-body", conformance.DefaultMaxBody, "bound on the bytes of each response read")

@@ -2,11 +2,15 @@ package cli
 
 import (
 	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/agentnet/agentnet/a2a/a2atest"
 	"github.com/agentnet/agentnet/a2a/conformance"
+	"github.com/agentnet/agentnet/internal/junit"
 )
 
 func TestAudit(t *testing.T) {
@@ -31,6 +35,8 @@ func TestAudit(t *testing.T) {
 		{"no url", []string{"audit"}, ExitInvalid, "", "want at least 1 argument"},
 		{"bad url", []string{"audit", "ftp://x/"}, ExitInvalid, "", "not an http(s) URL"},
 		{"list", []string{"audit", "--list"}, ExitOK, "core.history-length", ""},
+		{"level must", []string{"audit", shouldOnly.URL, "--level", "must"}, ExitOK, "SHOULD failed: 0 · MAY not met: 0", ""},
+		{"level bad", []string{"audit", good.URL, "--level", "sometimes"}, ExitInvalid, "", `agentnet: audit: --level: unknown level "sometimes"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -45,6 +51,42 @@ func TestAudit(t *testing.T) {
 				t.Errorf("agentnet %v stderr = %q, want %q", tc.args, stderr, tc.stderr)
 			}
 		})
+	}
+}
+
+func TestAuditJUnit(t *testing.T) {
+	t.Parallel()
+	bad := a2atest.New(a2atest.NullSkills)
+	defer bad.Close()
+	path := filepath.Join(t.TempDir(), "audit.xml")
+	code, stdout, stderr := run(t, "audit", bad.URL, "--junit", path, "--level", "should")
+	if code != ExitFailed {
+		t.Errorf("agentnet audit --junit (MUST failure) = exit %d, want %d (stderr %q)", code, ExitFailed, stderr)
+	}
+	if strings.Contains(stdout, "  MAY\n") {
+		t.Errorf("agentnet audit --level should printed MAY checks:\n%s", stdout)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep junit.Report
+	if err := xml.Unmarshal(data, &rep); err != nil {
+		t.Fatalf("--junit file is not JUnit XML: %v\n%s", err, data)
+	}
+	var failures []string
+	for _, s := range rep.Suites {
+		for _, c := range s.Cases {
+			if strings.HasPrefix(c.Class, "MAY.") {
+				t.Errorf("JUnit case %s of level MAY with --level should", c.Name)
+			}
+			if c.FailureEl != nil {
+				failures = append(failures, c.Name+": "+c.FailureEl.Message)
+			}
+		}
+	}
+	if rep.Tests < 10 || rep.Failures != len(failures) || !strings.Contains(strings.Join(failures, "\n"), "card.null-lists: MUST: ") {
+		t.Errorf("JUnit report: %d tests, %d failures %q; want card.null-lists failed with its level and reason", rep.Tests, rep.Failures, failures)
 	}
 }
 

@@ -22,6 +22,7 @@ import (
 // benchFlags are the flags bench and demo share (docs/cli.md).
 type benchFlags struct {
 	generator, builderCmd, runtime, router, judge, out, resume string
+	junit, tasks, repos                                        string
 	attempts, parallel                                         int
 	allAttempts, asJSON, systemDeps, quiet                     bool
 }
@@ -41,6 +42,9 @@ func (f *benchFlags) add(cmd *cobra.Command) {
 	fl.StringVar(&f.resume, "resume", "", "continue the run in `RUN_DIR`, running only what is missing")
 	fl.BoolVar(&f.asJSON, "json", false, "print results.json instead of the tables")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print no progress on stderr (by default a line per finished repo and task, and a live bar on a terminal)")
+	fl.StringVar(&f.junit, "junit", "", "also write the results as JUnit XML to `FILE`: one test case per repo's generation and per task")
+	fl.StringVar(&f.tasks, "tasks", "", "run only the tasks whose id matches `GLOB` (path.Match syntax, e.g. 'chain-*')")
+	fl.StringVar(&f.repos, "repos", "", "run only the repos whose id matches `GLOB`, and the tasks that need no other repo")
 }
 
 // check validates the flags on their own, before any work is done.
@@ -70,6 +74,11 @@ func (f *benchFlags) check(env *Env) error {
 	if _, ok := llm.ConfigFrom(env.getenv); !ok && (f.generator == "llm" || routerName == "llm" || f.judge == "llm") {
 		return usageError("an llm choice needs a model: set AGENTNET_LLM_BASE_URL, AGENTNET_LLM_MODEL (and AGENTNET_LLM_API_KEY)")
 	}
+	if f.junit != "" {
+		if fi, err := os.Stat(filepath.Dir(f.junit)); err != nil || !fi.IsDir() {
+			return usageError("--junit %s: its directory does not exist", f.junit)
+		}
+	}
 	if f.resume != "" && f.out != "" && filepath.Clean(f.out) != filepath.Clean(f.resume) {
 		return usageError("--out and --resume name different run directories")
 	}
@@ -80,6 +89,9 @@ func (f *benchFlags) check(env *Env) error {
 // bench's options.
 func (f *benchFlags) options(env *Env, suite *tasks.Suite) (bench.Options, error) {
 	if err := f.check(env); err != nil {
+		return bench.Options{}, err
+	}
+	if err := subset(suite, f.tasks, f.repos); err != nil {
 		return bench.Options{}, err
 	}
 	var model *llm.Config
@@ -120,7 +132,7 @@ func contains(list []string, s string) bool {
 
 // runBench runs o and prints the results: tables (or JSON) and the run
 // directory.
-func runBench(cmd *cobra.Command, env *Env, o bench.Options, asJSON bool) error {
+func runBench(cmd *cobra.Command, env *Env, o bench.Options, f *benchFlags) error {
 	res, err := bench.Run(cmd.Context(), o)
 	if err != nil {
 		if cmd.Context().Err() != nil {
@@ -132,7 +144,12 @@ func runBench(cmd *cobra.Command, env *Env, o bench.Options, asJSON bool) error 
 		}
 		return fmt.Errorf("bench %s: %w", o.Suite.Name, err)
 	}
-	if asJSON {
+	if f.junit != "" {
+		if err := eval.JUnit(res).WriteFile(f.junit); err != nil {
+			return err
+		}
+	}
+	if f.asJSON {
 		return writeJSON(env.Stdout, res)
 	}
 	if err := eval.WriteTables(env.Stdout, res); err != nil {
@@ -155,6 +172,7 @@ report.html, traces, artifacts) and tears the fleet down. Each trial is saved as
 it finishes; --resume continues an interrupted run.`,
 		Example: `  agentnet bench suite.yaml
   agentnet bench suite.yaml --attempts 3 --all-attempts --parallel 4
+  agentnet bench suite.yaml --repos 'csv*' --tasks 'csvtool-*' --junit results.xml
   agentnet bench suite.yaml --resume ~/.agentnet/runs/demo-20261129-101500`,
 		Args: exactArgs(1, "SUITE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -170,7 +188,7 @@ it finishes; --resume continues an interrupted run.`,
 			if err != nil {
 				return err
 			}
-			return runBench(cmd, env, o, f.asJSON)
+			return runBench(cmd, env, o, &f)
 		},
 	}
 	f.add(cmd)
@@ -187,7 +205,7 @@ repos (Go, Python, POSIX shell, Node; tools and libraries) made into agents by t
 generator, deployed as local processes, registered in an embedded registry,
 with chains routed by BM25 and outputs judged by the rules judge. It prints
 the paper-style tables and the run directory, and stops everything it started.`,
-		Example: "  agentnet demo\n  agentnet demo --parallel 4 --json",
+		Example: "  agentnet demo\n  agentnet demo --parallel 4 --json\n  agentnet demo --tasks 'chain-*' --junit demo.xml",
 		Args:    exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.check(env); err != nil {
@@ -217,7 +235,7 @@ the paper-style tables and the run directory, and stops everything it started.`,
 			if err != nil {
 				return err
 			}
-			return runBench(cmd, env, o, f.asJSON)
+			return runBench(cmd, env, o, &f)
 		},
 	}
 	f.add(cmd)

@@ -45,7 +45,15 @@ func TestExitCodes(t *testing.T) {
 		{"bare", nil, ExitOK, "Available Commands", ""},
 		{"version", []string{"--version"}, ExitOK, "agentnet v", ""},
 		{"unknown command", []string{"frobnicate"}, ExitInvalid, "", `unknown command "frobnicate"`},
-		{"unknown subcommand", []string{"suite", "frobnicate"}, ExitInvalid, "", `unknown command "frobnicate" for "agentnet suite"`},
+		{"unknown subcommand", []string{"suite", "frobnicate"}, ExitInvalid, "", `agentnet suite: unknown command "frobnicate"`},
+		{"typo", []string{"benh"}, ExitInvalid, "", `did you mean "bench"`},
+		{"typo subcommand", []string{"fleet", "stauts"}, ExitInvalid, "", `did you mean "status"?`},
+		{"one prefix", []string{"bench"}, ExitInvalid, "", "agentnet bench: want 1 argument"},
+		{"completion bash", []string{"completion", "bash"}, ExitOK, "complete -o default -F __start_agentnet agentnet", ""},
+		{"completion zsh", []string{"completion", "zsh"}, ExitOK, "#compdef agentnet", ""},
+		{"completion fish", []string{"completion", "fish"}, ExitOK, "complete -c agentnet", ""},
+		{"completion unknown", []string{"completion", "tcsh"}, ExitInvalid, "", `agentnet completion: unknown command "tcsh"`},
+		{"registry not running", []string{"registry", "list", "--registry", "http://127.0.0.1:1"}, ExitFailed, "", "no registry answers at http://127.0.0.1:1"},
 		{"unknown flag", []string{"suite", "validate", "--nope", "x"}, ExitInvalid, "", "unknown flag: --nope"},
 		{"missing arg", []string{"suite", "validate"}, ExitInvalid, "", "want 1 argument"},
 		{"missing file", []string{"suite", "validate", "/nonexistent/suite.yaml"}, ExitInvalid, "", "no such file"},
@@ -72,8 +80,11 @@ func TestExitCodes(t *testing.T) {
 				t.Errorf("agentnet %v printed a Go stack: %s", tc.args, stderr)
 			}
 			for _, line := range strings.Split(strings.TrimSpace(stderr), "\n") {
-				if line != "" && !strings.HasPrefix(line, "agentnet: ") {
+				if line != "" && !strings.HasPrefix(line, "agentnet: ") && !strings.HasPrefix(line, "agentnet ") {
 					t.Errorf("stderr line %q is not an agentnet error line", line)
+				}
+				if strings.HasPrefix(line, "agentnet: agentnet") {
+					t.Errorf("stderr line %q names the program twice", line)
 				}
 			}
 		})

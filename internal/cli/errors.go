@@ -60,7 +60,8 @@ func exitCode(err error) int {
 }
 
 // printError writes err as one line (or one line per problem for errors that
-// hold several) prefixed with the program name.
+// hold several) prefixed with the program name once: a message that already
+// starts with it (a command path, "agentnet bench: ...") keeps its own.
 func printError(w io.Writer, err error) {
 	var sf silentFailure
 	if errors.As(err, &sf) {
@@ -69,7 +70,16 @@ func printError(w io.Writer, err error) {
 	msg := strings.TrimSpace(err.Error())
 	for _, line := range strings.Split(msg, "\n") {
 		if line = strings.TrimSpace(line); line != "" {
-			fmt.Fprintf(w, "agentnet: %s\n", line)
+			fmt.Fprintln(w, prefixed(line))
 		}
 	}
+}
+
+// prefixed returns line with the program's name in front, unless it is
+// there already.
+func prefixed(line string) string {
+	if rest, ok := strings.CutPrefix(line, "agentnet"); ok && (strings.HasPrefix(rest, " ") || strings.HasPrefix(rest, ":")) {
+		return line
+	}
+	return "agentnet: " + line
 }

@@ -49,7 +49,7 @@ func (e *Env) executable() (string, error) {
 func newFleetUpCmd(env *Env) *cobra.Command {
 	var (
 		runtimeName, registryURL, generator string
-		setup, regenerate                   bool
+		setup, regenerate, asJSON           bool
 		parallel                            int
 	)
 	cmd := &cobra.Command{
@@ -103,13 +103,19 @@ any agent fails to come up, the ones started are stopped again.`,
 				downAll(context.WithoutCancel(ctx), rt, started)
 				return err
 			}
+			lines := make([]fleetUpLine, len(started))
+			for i, a := range started {
+				lines[i] = fleetUpLine{Agent: a}
+			}
 			if registryURL != "" {
-				rc := registry.NewClient(registryURL, registry.WithClientToken(env.getenv("AGENTNET_REGISTRY_TOKEN")))
-				for _, a := range started {
-					if _, _, err := rc.Register(ctx, a.URL); err != nil {
+				rc := registryClient(env, registryURL)
+				for i, a := range started {
+					rec, _, err := rc.Register(ctx, a.URL)
+					if err != nil {
 						downAll(context.WithoutCancel(ctx), rt, started)
-						return fmt.Errorf("register %s at %s: %w", a.Name, registryURL, err)
+						return fmt.Errorf("register %s at %s: %w", a.Name, registryURL, registryErr(err))
 					}
+					lines[i].RegistryID = rec.ID
 				}
 				st.Registry = registryURL
 			}
@@ -117,6 +123,9 @@ any agent fails to come up, the ones started are stopped again.`,
 			if err := st.Save(home); err != nil {
 				downAll(context.WithoutCancel(ctx), rt, started)
 				return err
+			}
+			if asJSON {
+				return writeJSON(env.Stdout, lines)
 			}
 			for _, a := range started {
 				fmt.Fprintf(env.Stdout, "%s\t%s\n", a.Name, a.URL)
@@ -131,7 +140,14 @@ any agent fails to come up, the ones started are stopped again.`,
 	f.IntVar(&parallel, "parallel", 8, "agents started at once")
 	f.StringVar(&generator, "generator", "static", "generator for a suite's repos without a bundle: "+strings.Join(generation.Generators(), ", "))
 	f.BoolVar(&regenerate, "regenerate", false, "make the bundles of a suite's repos again instead of reusing them")
+	f.BoolVar(&asJSON, "json", false, "print the agents started as JSON (with their registry ids when registered)")
 	return cmd
+}
+
+// fleetUpLine is one agent fleet up started, as --json prints it.
+type fleetUpLine struct {
+	*deploy.Agent
+	RegistryID string `json:"registry_id,omitempty"`
 }
 
 // fleetGen says how a suite's repos without a bundle get one.
@@ -323,11 +339,25 @@ func newFleetStatusCmd(env *Env) *cobra.Command {
 	return cmd
 }
 
+// fleetDownLine is what fleet down did to one agent, as --json prints it.
+type fleetDownLine struct {
+	Name         string `json:"name"`
+	URL          string `json:"url"`
+	Stopped      bool   `json:"stopped"`
+	Deregistered bool   `json:"deregistered"`
+	Error        string `json:"error,omitempty"`
+}
+
 func newFleetDownCmd(env *Env) *cobra.Command {
-	return &cobra.Command{
+	var asJSON bool
+	cmd := &cobra.Command{
 		Use:   "down",
-		Short: "Stop every agent of the fleet and forget it",
-		Args:  exactArgs(0),
+		Short: "Stop every agent of the fleet, remove it from the registry it was registered in, and forget it",
+		Long: `Down stops every agent of the fleet. When 'fleet up --registry' registered
+them, their records are deleted from that registry (with AGENTNET_REGISTRY_TOKEN
+when set), so they are no longer listed; a registry that cannot be reached
+leaves them there, and down says so and exits 1 once every agent is stopped.`,
+		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := context.WithoutCancel(cmd.Context())
 			home := agentnetHomeDir(env)
@@ -335,25 +365,93 @@ func newFleetDownCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var left []*deploy.Agent
-			var errs []error
-			for _, a := range st.Agents {
-				rt, err := deploy.Open(a.Runtime, deploy.Config{Self: "agentnet", Env: env.childEnv()})
-				if err == nil {
-					err = rt.Down(ctx, a)
+			lines, stopped, left, errs := stopAgents(ctx, env, st.Agents)
+			regURL := st.Registry
+			if regURL != "" && len(stopped) > 0 {
+				gone, err := deregister(ctx, env, regURL, stopped)
+				for i := range lines {
+					lines[i].Deregistered = gone[lines[i].URL]
 				}
 				if err != nil {
 					errs = append(errs, err)
-					left = append(left, a)
-					continue
 				}
-				fmt.Fprintf(env.Stdout, "stopped %s\n", a.Name)
+			}
+			if len(left) == 0 {
+				st.Registry = ""
 			}
 			st.Agents = left
 			if err := st.Save(home); err != nil {
 				errs = append(errs, err)
 			}
+			if asJSON {
+				if err := writeJSON(env.Stdout, lines); err != nil {
+					return err
+				}
+			} else {
+				for _, l := range lines {
+					if l.Stopped {
+						msg := "stopped " + l.Name
+						if l.Deregistered {
+							msg += ", removed from " + regURL
+						}
+						fmt.Fprintln(env.Stdout, msg)
+					}
+				}
+			}
 			return errors.Join(errs...)
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print what was done to each agent as JSON")
+	return cmd
+}
+
+// stopAgents stops each agent, and returns what happened to each, the
+// agents stopped, those left running and why.
+func stopAgents(ctx context.Context, env *Env, agents []*deploy.Agent) (lines []fleetDownLine, stopped, left []*deploy.Agent, errs []error) {
+	lines = []fleetDownLine{}
+	for _, a := range agents {
+		line := fleetDownLine{Name: a.Name, URL: a.URL}
+		rt, err := deploy.Open(a.Runtime, deploy.Config{Self: "agentnet", Env: env.childEnv()})
+		if err == nil {
+			err = rt.Down(ctx, a)
+		}
+		if err != nil {
+			errs = append(errs, err)
+			left = append(left, a)
+			line.Error = err.Error()
+		} else {
+			line.Stopped = true
+			stopped = append(stopped, a)
+		}
+		lines = append(lines, line)
+	}
+	return lines, stopped, left, errs
+}
+
+// deregister deletes from the registry at regURL every record whose URL is
+// one of agents', and reports which agent URLs lost their record.
+func deregister(ctx context.Context, env *Env, regURL string, agents []*deploy.Agent) (map[string]bool, error) {
+	gone := map[string]bool{}
+	want := map[string]string{} // normalised URL → agent URL
+	for _, a := range agents {
+		want[strings.TrimSuffix(a.URL, "/")] = a.URL
+	}
+	c := registryClient(env, regURL)
+	hits, err := collect(ctx, registry.Query{Statuses: registry.Statuses}, 0, c.List)
+	if err != nil {
+		return gone, fmt.Errorf("remove the fleet from %s: %w", regURL, err)
+	}
+	var errs []error
+	for _, h := range hits {
+		u, ok := want[strings.TrimSuffix(h.URL, "/")]
+		if !ok {
+			continue
+		}
+		if err := c.Delete(ctx, h.ID); err != nil {
+			errs = append(errs, fmt.Errorf("remove %s from %s: %w", h.Name, regURL, registryErr(err)))
+			continue
+		}
+		gone[u] = true
+	}
+	return gone, errors.Join(errs...)
 }

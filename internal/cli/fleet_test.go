@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -74,8 +75,12 @@ func TestFleet(t *testing.T) {
 		t.Errorf("fleet status table = %d, %q", code, out)
 	}
 
-	if code, out, errs := run("fleet", "down"); code != ExitOK || !strings.Contains(out, "stopped one") || !strings.Contains(out, "stopped two") {
+	if code, out, errs := run("fleet", "down"); code != ExitOK || !strings.Contains(out, "stopped one, removed from "+reg.URL) || !strings.Contains(out, "stopped two") {
 		t.Fatalf("fleet down = %d, %q, %q", code, out, errs)
+	}
+	// fleet down took the agents out of the registry too.
+	if page, err := registry.NewClient(reg.URL).List(t.Context(), registry.Query{Statuses: registry.Statuses}); err != nil || len(page.Hits) != 0 {
+		t.Errorf("registry list after fleet down = %+v, %v; want no agent", page.Hits, err)
 	}
 	if code, out, _ := run("fleet", "status"); code != ExitOK || !strings.Contains(out, "no fleet is up") {
 		t.Errorf("fleet status after down = %d, %q", code, out)
@@ -85,6 +90,31 @@ func TestFleet(t *testing.T) {
 			resp.Body.Close()
 			t.Errorf("%s still answers after fleet down", r.URL)
 		}
+	}
+
+	// The same with --json.
+	code, out, errs = run("fleet", "up", "--json", "--registry", reg.URL, dirs[0])
+	var up []struct {
+		Name       string `json:"name"`
+		URL        string `json:"url"`
+		RegistryID string `json:"registry_id"`
+	}
+	if err := json.Unmarshal([]byte(out), &up); err != nil || code != ExitOK || len(up) != 1 || up[0].Name != "one" || up[0].RegistryID == "" {
+		t.Fatalf("fleet up --json = %d, %s, %q (%v); want agent one with its registry id", code, out, errs, err)
+	}
+	if _, err := registry.NewClient(reg.URL).Get(t.Context(), up[0].RegistryID); err != nil {
+		t.Errorf("registry has no record %s: %v", up[0].RegistryID, err)
+	}
+	code, out, errs = run("fleet", "down", "--json")
+	var down []struct {
+		Name                  string
+		Stopped, Deregistered bool
+	}
+	if err := json.Unmarshal([]byte(out), &down); err != nil || code != ExitOK || len(down) != 1 || !down[0].Stopped || !down[0].Deregistered {
+		t.Fatalf("fleet down --json = %d, %s, %q (%v); want one stopped and deregistered", code, out, errs, err)
+	}
+	if _, err := registry.NewClient(reg.URL).Get(t.Context(), up[0].RegistryID); !errors.Is(err, registry.ErrNotFound) {
+		t.Errorf("registry record %s after fleet down: %v, want not found", up[0].RegistryID, err)
 	}
 }
 

@@ -45,6 +45,7 @@ func newRegistryServeCmd(env *Env) *cobra.Command {
 		jitter      float64
 		concurrency int
 		verbose     bool
+		asJSON      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -84,7 +85,7 @@ registering and deleting need "Authorization: Bearer $AGENTNET_REGISTRY_TOKEN".`
 				logger = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 			}
 			return serveRegistry(cmd.Context(), env, registryServeConfig{
-				addr: addr, db: db, token: env.getenv("AGENTNET_REGISTRY_TOKEN"), logger: logger,
+				addr: addr, db: db, token: env.getenv("AGENTNET_REGISTRY_TOKEN"), logger: logger, asJSON: asJSON,
 				prober: []registry.ProberOption{registry.WithInterval(interval), registry.WithJitter(jitter), registry.WithConcurrency(concurrency)},
 			})
 		},
@@ -96,6 +97,7 @@ registering and deleting need "Authorization: Bearer $AGENTNET_REGISTRY_TOKEN".`
 	f.Float64Var(&jitter, "probe-jitter", registry.DefaultProbeJitter, "spread of the probe interval, as a fraction of it (0..1)")
 	f.IntVar(&concurrency, "probe-concurrency", registry.DefaultProbeConcurrency, "health checks in flight at most")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log registrations and health changes on stderr")
+	f.BoolVar(&asJSON, "json", false, `print the ready line as one JSON object: {"url", "store"}`)
 	return cmd
 }
 
@@ -112,6 +114,7 @@ func agentnetHomeDir(env *Env) string {
 
 type registryServeConfig struct {
 	addr, db, token string
+	asJSON          bool
 	logger          *slog.Logger
 	prober          []registry.ProberOption
 }
@@ -131,7 +134,18 @@ func serveRegistry(ctx context.Context, env *Env, cfg registryServeConfig) error
 		}
 		return fmt.Errorf("registry serve: %w", err)
 	}
-	fmt.Fprintln(env.Stdout, srv.URL)
+	if cfg.asJSON {
+		store := "sqlite"
+		if strings.HasPrefix(cfg.db, "postgres://") || strings.HasPrefix(cfg.db, "postgresql://") {
+			store = "postgres"
+		}
+		if err := writeJSONLine(env.Stdout, map[string]string{"url": srv.URL, "store": store}); err != nil {
+			srv.Close()
+			return err
+		}
+	} else {
+		fmt.Fprintln(env.Stdout, srv.URL)
+	}
 	var serveErr error
 	select {
 	case err := <-srv.Done():
@@ -151,8 +165,13 @@ func registryClient(env *Env, url string) *registry.Client {
 }
 
 // registryErr gives a registry answer its exit code: the registry refusing
-// the input (400, 422) is invalid input; anything else is a failure.
+// the input (400, 422) is invalid input; anything else is a failure. A
+// registry that does not answer at all gets a hint on how to start one.
 func registryErr(err error) error {
+	var ue *registry.UnreachableError
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%w: start one with 'agentnet registry serve' or name another with --registry", err)
+	}
 	var ae *registry.APIError
 	if errors.As(err, &ae) && (ae.Status == http.StatusBadRequest || ae.Status == http.StatusUnprocessableEntity) {
 		return invalidInput(err)

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -34,7 +35,13 @@ commission results. --html writes the self-contained HTML report to a file.`,
 				if err != nil {
 					return fmt.Errorf("write HTML report: %w", err)
 				}
-				if err := eval.WriteHTML(f, r); err != nil {
+				v := eval.NewView(r, args[0])
+				if abs, err := filepath.Abs(htmlOut); err == nil {
+					if runAbs, err := filepath.Abs(args[0]); err == nil {
+						v.LinkBase, _ = filepath.Rel(filepath.Dir(abs), runAbs)
+					}
+				}
+				if err := v.WriteHTML(f); err != nil {
 					f.Close()
 					return err
 				}

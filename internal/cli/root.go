@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -63,13 +64,9 @@ and scores the result (SW-A²-Bench metrics, commission tasks, audits).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// A bare "agentnet" prints help; an unknown word is a usage error.
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usageError("unknown command %q for %q (see 'agentnet --help')", args[0], cmd.CommandPath())
-			}
-			return nil
-		},
-		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		Args:                       unknownCommand,
+		RunE:                       func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+		SuggestionsMinimumDistance: 2,
 	}
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
@@ -78,25 +75,45 @@ and scores the result (SW-A²-Bench metrics, commission tasks, audits).`,
 		return usageError("%s: %v (see '%s --help')", cmd.CommandPath(), err, cmd.CommandPath())
 	})
 	root.SetVersionTemplate("agentnet {{.Version}}\n")
-	root.CompletionOptions.DisableDefaultCmd = true
 
 	for _, add := range commands {
 		root.AddCommand(add(env))
 	}
-	// Cobra reports unknown subcommands of groups without a RunE as help; make
-	// them usage errors instead.
+	// Cobra's completion command (bash, zsh, fish, powershell), added here
+	// rather than on Execute so that it is part of the tree like any other.
+	root.InitDefaultCompletionCmd()
+	// Cobra reports unknown subcommands of groups without a RunE as help, or
+	// as "unknown command" without the exit code; make them usage errors.
 	for _, c := range root.Commands() {
 		if c.HasSubCommands() && c.RunE == nil && c.Run == nil {
-			c.Args = func(cmd *cobra.Command, args []string) error {
-				if len(args) > 0 {
-					return usageError("unknown command %q for %q (see '%s --help')", args[0], cmd.CommandPath(), cmd.CommandPath())
-				}
-				return nil
-			}
+			c.Args = unknownCommand
+			c.SuggestionsMinimumDistance = 2
 			c.RunE = func(cmd *cobra.Command, args []string) error { return cmd.Help() }
 		}
 	}
 	return root
+}
+
+// unknownCommand is the Args of a command that only groups others: any
+// argument is a subcommand it does not have, a usage error that names the
+// nearest ones (cobra's suggestions, within SuggestionsMinimumDistance).
+func unknownCommand(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	hint := ""
+	if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+		hint = "; did you mean " + strings.Join(quoteAll(s), " or ") + "?"
+	}
+	return usageError("%s: unknown command %q%s (see '%s --help')", cmd.CommandPath(), args[0], hint, cmd.CommandPath())
+}
+
+func quoteAll(list []string) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = strconv.Quote(s)
+	}
+	return out
 }
 
 // commands lists the constructors of the top-level commands, one per file.
@@ -113,6 +130,8 @@ var commands = []func(*Env) *cobra.Command{
 	newGenerateCmd,
 	newRunCmd,
 	newVersionCmd,
+	newCompareCmd,
+	newSendCmd,
 }
 
 // exactArgs is cobra.ExactArgs with the contract's exit code for bad usage.

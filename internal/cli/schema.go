@@ -50,6 +50,17 @@ func schemaNames() string {
 	return names
 }
 
+// writeJSONLine writes v as one line of JSON, for outputs read line by
+// line (ready lines).
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -23,7 +23,7 @@ func newServeCmd(env *Env) *cobra.Command {
 		addr, url, workRoot string
 		mcpStdio, setup     bool
 		noCheck, verbose    bool
-		keepWork            bool
+		keepWork, asJSON    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve BUNDLE",
@@ -96,7 +96,7 @@ and its arguments for messages that name no skill; otherwise BM25 does.`,
 				defer h.Close()
 				return h.ServeStdio(ctx, env.Stdin, env.Stdout)
 			}
-			return serveHTTP(ctx, env, b, addr, url, logger, opts)
+			return serveHTTP(ctx, env, b, serveAt{addr: addr, url: url, asJSON: asJSON}, logger, opts)
 		},
 	}
 	f := cmd.Flags()
@@ -108,10 +108,26 @@ and its arguments for messages that name no skill; otherwise BM25 does.`,
 	f.BoolVar(&keepWork, "keep-work", false, "keep each task's work directory")
 	f.StringVar(&workRoot, "work-dir", "", "directory for the tasks' work directories (default: a temporary one)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log each task on stderr")
+	f.BoolVar(&asJSON, "json", false, `print the ready line as one JSON object: {"url", "agent", "listen", "skills"}`)
 	return cmd
 }
 
-func serveHTTP(ctx context.Context, env *Env, b *bundle.Bundle, addr, url string, logger *slog.Logger, opts []host.Option) error {
+// serveAt is where serveHTTP listens and how it says it is ready.
+type serveAt struct {
+	addr, url string
+	asJSON    bool
+}
+
+// readyLine is serve's ready line with --json.
+type readyLine struct {
+	URL    string   `json:"url"`
+	Agent  string   `json:"agent"`
+	Listen string   `json:"listen"`
+	Skills []string `json:"skills"`
+}
+
+func serveHTTP(ctx context.Context, env *Env, b *bundle.Bundle, at serveAt, logger *slog.Logger, opts []host.Option) error {
+	addr, url := at.addr, at.url
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return usageError("serve: listen on %s: %v", addr, err)
@@ -137,7 +153,17 @@ func serveHTTP(ctx context.Context, env *Env, b *bundle.Bundle, addr, url string
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	fmt.Fprintln(env.Stdout, url)
+	if at.asJSON {
+		line := readyLine{URL: url, Agent: b.Name, Listen: ln.Addr().String(), Skills: []string{}}
+		for _, sk := range b.Skills {
+			line.Skills = append(line.Skills, sk.ID)
+		}
+		if err := writeJSONLine(env.Stdout, line); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(env.Stdout, url)
+	}
 	logger.Info("serving", "agent", b.Name, "url", url, "listen", ln.Addr().String())
 	select {
 	case err := <-errc:

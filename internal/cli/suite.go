@@ -152,6 +152,9 @@ summary: repos, ground-truth skills, and tasks by type and tier.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := loadSuite(args[0])
 			if err != nil {
+				if asJSON {
+					return writeProblems(env, args[0], err)
+				}
 				return err
 			}
 			sum := summarize(s)
@@ -162,8 +165,26 @@ summary: repos, ground-truth skills, and tasks by type and tier.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary as JSON")
+	cmd.Flags().BoolVar(&asJSON, "json", false, `print the summary as JSON, or the problems as {"valid": false, "problems": [{"file", "line", "column", "field", "message"}]}`)
 	return cmd
+}
+
+// writeProblems prints a suite's problems as JSON on stdout and exits 2 with
+// nothing on stderr; an error that is not a list of problems (a file that
+// cannot be read) becomes one problem naming the file.
+func writeProblems(env *Env, path string, err error) error {
+	ps, ok := yamlx.AsProblems(err)
+	if !ok {
+		ps = yamlx.Problems{{File: path, Msg: err.Error()}}
+	}
+	out := struct {
+		Valid    bool            `json:"valid"`
+		Problems []yamlx.Problem `json:"problems"`
+	}{Problems: ps}
+	if werr := writeJSON(env.Stdout, out); werr != nil {
+		return werr
+	}
+	return silentFailure{code: exitCode(err)}
 }
 
 // loadSuite loads a suite, turning problems with the file into exit code 2.
