@@ -152,62 +152,36 @@ func sentences(s string) []string {
 }
 
 // MatchSkills matches generated skills against ground truth with the rule
-// matcher: a pair matches when the weighted similarity of its closest views
-// (label against label, or the opening sentences of one against those of
-// the other) reaches threshold. With no
-// generated skills precision is 0; with no ground truth recall is 0.
+// matcher (MatchPairs) and derives precision and recall from its pairs:
+// each generated skill is supported by the ground-truth skill it is most
+// similar to among its pairs, each ground-truth skill covered by the most
+// similar generated skill among its pairs. With no generated skills
+// precision is 0; with no ground truth recall is 0.
 func MatchSkills(generated []SkillText, truth []tasks.Skill, threshold float64) SkillMatch {
+	sims := similarities(generated, truth)
+	same := decide(sims, threshold)
 	m := SkillMatch{Supported: make([]string, len(generated)), Covered: map[string]string{}}
 	best := make([]float64, len(truth))
-	gviews, tviews := make([][]map[string]bool, len(generated)), make([][]map[string]bool, len(truth))
-	var all []map[string]bool
-	for i, g := range generated {
-		gviews[i] = views(g.ID+" "+g.Name, g.Description)
-		all = append(all, gviews[i][len(gviews[i])-1])
-	}
-	for j, t := range truth {
-		tviews[j] = views(t.ID, t.Description)
-		all = append(all, tviews[j][len(tviews[j])-1])
-	}
-	idf := idfOver(all)
-	// A skill's name is a concise label of its capability; its description
-	// adds context but also words that dilute the overlap. A pair is as
-	// similar as its closest views: label against label, or the opening
-	// of one description against the opening of the other.
-	sim := func(i, j int) float64 {
-		s := weightedDice(gviews[i][0], tviews[j][0], idf)
-		for _, g := range gviews[i][1:] {
-			for _, t := range tviews[j][1:] {
-				s = max(s, weightedDice(g, t, idf))
-			}
-		}
-		return s
-	}
 	supported, covered := 0, 0
 	for i, g := range generated {
-		sims := make([]float64, len(truth))
-		top := 0.0
-		for j := range truth {
-			sims[j] = sim(i, j)
-			if sims[j] >= threshold && sims[j] > top {
-				top, m.Supported[i] = sims[j], truth[j].ID
-			}
-		}
-		if m.Supported[i] == "" {
-			continue
-		}
-		supported++
-		// A generated skill covers the ground-truth skill it matches best
-		// (and any within a hair of it), not every one it shares words with:
-		// a skill is one capability.
+		top := -1.0
 		for j, t := range truth {
-			if sims[j] >= threshold && sims[j] >= top-coverMargin && sims[j] > best[j] {
-				best[j], m.Covered[t.ID] = sims[j], g.ID
+			if !same[i][j] {
+				continue
 			}
+			if sims[i][j] > top {
+				top, m.Supported[i] = sims[i][j], t.ID
+			}
+			if sims[i][j] > best[j] || m.Covered[t.ID] == "" {
+				best[j], m.Covered[t.ID] = sims[i][j], g.ID
+			}
+		}
+		if m.Supported[i] != "" {
+			supported++
 		}
 	}
 	for _, t := range truth {
-		if _, ok := m.Covered[t.ID]; ok {
+		if m.Covered[t.ID] != "" {
 			covered++
 		} else {
 			m.Covered[t.ID] = ""
@@ -220,4 +194,63 @@ func MatchSkills(generated []SkillText, truth []tasks.Skill, threshold float64) 
 		m.Recall = float64(covered) / float64(len(truth))
 	}
 	return m
+}
+
+// MatchPairs is the rule matcher's decision for every pair of a repo's
+// skills: same[i][j] reports whether generated skill i offers the
+// capability of ground-truth skill j. The decision reads the whole repo
+// (how rare each word is among its skills, which pairs compete), so it is
+// made per repo, never per pair alone.
+func MatchPairs(generated []SkillText, truth []tasks.Skill, threshold float64) [][]bool {
+	return decide(similarities(generated, truth), threshold)
+}
+
+// similarities returns the similarity of every pair: as similar as its
+// closest views (label against label, or the opening of one description
+// against the opening of the other), words weighed by rarity in the repo.
+func similarities(generated []SkillText, truth []tasks.Skill) [][]float64 {
+	gviews, tviews := make([][]map[string]bool, len(generated)), make([][]map[string]bool, len(truth))
+	var all []map[string]bool
+	for i, g := range generated {
+		gviews[i] = views(g.ID+" "+g.Name, g.Description)
+		all = append(all, gviews[i][len(gviews[i])-1])
+	}
+	for j, t := range truth {
+		tviews[j] = views(t.ID, t.Description)
+		all = append(all, tviews[j][len(tviews[j])-1])
+	}
+	idf := idfOver(all)
+	sims := make([][]float64, len(generated))
+	for i := range generated {
+		sims[i] = make([]float64, len(truth))
+		for j := range truth {
+			s := weightedDice(gviews[i][0], tviews[j][0], idf)
+			for _, g := range gviews[i][1:] {
+				for _, t := range tviews[j][1:] {
+					s = max(s, weightedDice(g, t, idf))
+				}
+			}
+			sims[i][j] = s
+		}
+	}
+	return sims
+}
+
+// decide turns similarities into pairs: a generated skill matches the
+// ground-truth skills it reaches threshold with and that are within
+// coverMargin of its best — a skill is one capability, not every one it
+// shares words with.
+func decide(sims [][]float64, threshold float64) [][]bool {
+	same := make([][]bool, len(sims))
+	for i, row := range sims {
+		same[i] = make([]bool, len(row))
+		top := 0.0
+		for _, s := range row {
+			top = max(top, s)
+		}
+		for j, s := range row {
+			same[i][j] = s >= threshold && s >= top-coverMargin
+		}
+	}
+	return same
 }

@@ -1,0 +1,212 @@
+package eval
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/agentnet/agentnet/tasks"
+)
+
+// pairsFile is the labeled set the skill matchers are measured on: every
+// generated skill × every annotated skill of a repo of the realdev suite and
+// the demo, labeled by reading both. Its heldout split (the realdev
+// holdout half, and the demo repos at even places in alphabetical order) is
+// never used to tune the matcher.
+const pairsFile = "testdata/match/pairs.jsonl"
+
+// The rules matcher's recorded F1, as a pair classifier, on each split of
+// the labeled set (BENCHMARKS.md). TestRulesMatcherCalibration fails when
+// the matcher falls below them.
+const (
+	rulesTuneF1    = 0.611
+	rulesHeldoutF1 = 0.554
+)
+
+// labeledPair is one line of pairsFile.
+type labeledPair struct {
+	Suite     string `json:"suite"`
+	Repo      string `json:"repo"`
+	Split     string `json:"split"`
+	Generated struct {
+		ID          string   `json:"id"`
+		Name        string   `json:"name"`
+		Description string   `json:"description"`
+		Params      []string `json:"params"`
+	} `json:"generated"`
+	Annotated struct {
+		ID          string `json:"id"`
+		Description string `json:"description"`
+	} `json:"annotated"`
+	Same   bool   `json:"same"`
+	Reason string `json:"reason,omitempty"`
+}
+
+// labeledRepo is one repo's skills and the labels of their pairs, the unit
+// a matcher decides on.
+type labeledRepo struct {
+	suite, id, split string
+	generated        []SkillText
+	truth            []tasks.Skill
+	same             map[[2]string]bool // generated id, annotated id → label
+}
+
+func loadLabeledRepos(t *testing.T) []*labeledRepo {
+	t.Helper()
+	f, err := os.Open(pairsFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var repos []*labeledRepo
+	byKey := map[string]*labeledRepo{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		var p labeledPair
+		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
+			t.Fatalf("%s:%d: %v", pairsFile, line, err)
+		}
+		key := p.Suite + "/" + p.Repo
+		r := byKey[key]
+		if r == nil {
+			r = &labeledRepo{suite: p.Suite, id: p.Repo, split: p.Split, same: map[[2]string]bool{}}
+			byKey[key] = r
+			repos = append(repos, r)
+		}
+		if !hasSkill(r.generated, p.Generated.ID) {
+			r.generated = append(r.generated, SkillText{ID: p.Generated.ID, Name: p.Generated.Name, Description: p.Generated.Description})
+		}
+		if !hasTruth(r.truth, p.Annotated.ID) {
+			r.truth = append(r.truth, tasks.Skill{ID: p.Annotated.ID, Description: p.Annotated.Description})
+		}
+		r.same[[2]string{p.Generated.ID, p.Annotated.ID}] = p.Same
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return repos
+}
+
+func hasSkill(s []SkillText, id string) bool {
+	for _, g := range s {
+		if g.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+func hasTruth(s []tasks.Skill, id string) bool {
+	for _, g := range s {
+		if g.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// confusion counts a pair classifier's answers against the labels.
+type confusion struct{ tp, fp, fn, tn int }
+
+func (c confusion) precision() float64 { return ratio(c.tp, c.tp+c.fp) }
+func (c confusion) recall() float64    { return ratio(c.tp, c.tp+c.fn) }
+func (c confusion) f1() float64        { return ratio(2*c.tp, 2*c.tp+c.fp+c.fn) }
+
+func (c confusion) String() string {
+	return fmt.Sprintf("P %.1f%% R %.1f%% F1 %.1f%% (tp %d fp %d fn %d tn %d)",
+		100*c.precision(), 100*c.recall(), 100*c.f1(), c.tp, c.fp, c.fn, c.tn)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// pairDecider decides every pair of one repo's skills.
+type pairDecider func(ctx context.Context, generated []SkillText, truth []tasks.Skill) ([][]bool, error)
+
+// measure scores decide on the repos of split ("" for all), logging each
+// wrong answer when verbose.
+func measure(t *testing.T, repos []*labeledRepo, split string, decide pairDecider, verbose bool) confusion {
+	t.Helper()
+	var c confusion
+	for _, r := range repos {
+		if split != "" && r.split != split {
+			continue
+		}
+		same, err := decide(t.Context(), r.generated, r.truth)
+		if err != nil {
+			t.Fatalf("%s/%s: %v", r.suite, r.id, err)
+		}
+		for i, g := range r.generated {
+			for j, tr := range r.truth {
+				label, ok := r.same[[2]string{g.ID, tr.ID}]
+				if !ok {
+					t.Fatalf("%s/%s: pair %s × %s is not labeled", r.suite, r.id, g.ID, tr.ID)
+				}
+				switch got := same[i][j]; {
+				case got && label:
+					c.tp++
+				case got:
+					c.fp++
+				case label:
+					c.fn++
+				default:
+					c.tn++
+				}
+				if verbose && same[i][j] != label {
+					t.Logf("%s/%s: %s × %s = %v, labeled %v", r.suite, r.id, g.ID, tr.ID, same[i][j], label)
+				}
+			}
+		}
+	}
+	return c
+}
+
+func rulesDecider(_ context.Context, generated []SkillText, truth []tasks.Skill) ([][]bool, error) {
+	return MatchPairs(generated, truth, DefaultMatchThreshold), nil
+}
+
+// TestLabeledPairs checks the labeled set itself: every repo's pairs are
+// complete, both splits are present and the set is large enough to measure.
+func TestLabeledPairs(t *testing.T) {
+	t.Parallel()
+	n := map[string]int{}
+	for _, r := range loadLabeledRepos(t) {
+		if r.split != "tune" && r.split != "heldout" {
+			t.Errorf("%s/%s: split %q, want tune or heldout", r.suite, r.id, r.split)
+		}
+		if got, want := len(r.same), len(r.generated)*len(r.truth); got != want {
+			t.Errorf("%s/%s: %d labeled pairs, want every one of %d", r.suite, r.id, got, want)
+		}
+		n[r.split] += len(r.same)
+	}
+	if n["tune"]+n["heldout"] < 400 || n["tune"] == 0 || n["heldout"] == 0 {
+		t.Errorf("labeled pairs: %v, want at least 400 in all and some in each split", n)
+	}
+}
+
+// TestRulesMatcherCalibration measures the rules matcher as a pair
+// classifier on each split and fails when its F1 falls below the recorded
+// figure. With -v it prints the figures and, on the tune split, every
+// wrong answer.
+func TestRulesMatcherCalibration(t *testing.T) {
+	t.Parallel()
+	repos := loadLabeledRepos(t)
+	for _, tc := range []struct {
+		split string
+		floor float64
+	}{{"tune", rulesTuneF1}, {"heldout", rulesHeldoutF1}} {
+		c := measure(t, repos, tc.split, rulesDecider, tc.split == "tune" && testing.Verbose())
+		t.Logf("rules matcher on %s: %v", tc.split, c)
+		if c.f1() < tc.floor-1e-9 {
+			t.Errorf("rules matcher F1 on %s = %.3f, want at least the recorded %.3f", tc.split, c.f1(), tc.floor)
+		}
+	}
+}
