@@ -22,7 +22,7 @@ const pairsFile = "testdata/match/pairs.jsonl"
 // the labeled set (BENCHMARKS.md). TestRulesMatcherCalibration fails when
 // the matcher falls below them.
 const (
-	rulesTuneF1    = 0.611
+	rulesTuneF1    = 0.610
 	rulesHeldoutF1 = 0.554
 )
 
