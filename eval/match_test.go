@@ -37,7 +37,8 @@ func TestMatchSkillsReadsOpeningFirst(t *testing.T) {
 	}
 	gen := []SkillText{
 		{ID: "errors", Name: "logtool errors", Description: "Error lines of a server log, with timestamps and severity. " +
-			"Reads Apache, nginx and syslog layouts, skips the continuation lines of stack traces and prints each match as an ISO-8601 time, a level and the message, oldest first."},
+			"Reads Apache, nginx and syslog layouts, skips the continuation lines of stack traces and prints each match as an ISO-8601 time, a level and the message, oldest first. " +
+			"Compressed rotations are opened transparently, and a summary table per host closes the report."},
 		{ID: "rate", Name: "logtool rate", Description: "Requests per minute of an access log, busiest first."},
 		{ID: "config", Name: "logtool config", Description: "Show where settings are read from. Lists the configuration directory, the cache location and the colour theme."},
 	}
