@@ -102,7 +102,15 @@ func (m *LLMMatcher) ask(ctx context.Context, generated []SkillText, truth []tas
 	}
 	var gen, gt strings.Builder
 	for _, g := range generated {
-		fmt.Fprintf(&gen, "- %s: %s. %s\n", jsonString(g.ID), jsonString(g.Name), jsonString(g.Description))
+		fmt.Fprintf(&gen, "- %s: %s. %s", jsonString(g.ID), jsonString(g.Name), jsonString(g.Description))
+		if len(g.Params) > 0 {
+			names := make([]string, len(g.Params))
+			for i, p := range g.Params {
+				names[i], _, _ = strings.Cut(p, ":")
+			}
+			fmt.Fprintf(&gen, " Parameters: %s", jsonString(strings.Join(names, ", ")))
+		}
+		gen.WriteByte('\n')
 	}
 	for _, t := range truth {
 		fmt.Fprintf(&gt, "- %s: %s\n", jsonString(t.ID), jsonString(t.Description))
