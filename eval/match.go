@@ -9,19 +9,39 @@ import (
 	"github.com/agentnet/agentnet/tasks"
 )
 
-// DefaultMatchThreshold is the lexical similarity from which a generated
-// skill and a ground-truth skill are taken to describe the same capability.
-const DefaultMatchThreshold = 0.3
+// DefaultMatchThreshold is the similarity from which a generated skill and
+// a ground-truth skill are taken to describe the same capability, when the
+// pair also stands out among the repo's pairs (see decide).
+//
+// It and the constants below were chosen on the tune split of the labeled
+// pairs in testdata/match (see match_calib_test.go and BENCHMARKS.md).
+const DefaultMatchThreshold = 0.25
 
-// coverMargin is how close to its best match a generated skill's other
-// matches must be to count as covered too.
-const coverMargin = 0.05
+const (
+	// colShare: a ground-truth skill matches only the generated skills
+	// within this share of the similarity of its most similar one — many
+	// subcommands may offer one capability, but not the ones that merely
+	// share its domain's words.
+	colShare = 0.6
+	// rowShare: likewise, a generated skill matches only the ground-truth
+	// skills within this share of its most similar one; lower than colShare
+	// because one program often offers several annotated capabilities.
+	rowShare = 0.55
+	// The weights of the two label readings against the description's
+	// Dice coefficient (pairReading.score): a label hit is strong evidence
+	// only when its words are rare in the repo, which the idf weighing says.
+	nameInWeight  = 0.5
+	truthInWeight = 0.5
+)
 
 // SkillText is what the matcher reads of a generated skill.
 type SkillText struct {
 	ID          string `json:"id"`
 	Name        string `json:"name,omitempty"`
 	Description string `json:"description"`
+	// Params are the skill's parameters, each "name: description" (or the
+	// name alone): one program's parameters often offer several capabilities.
+	Params []string `json:"params,omitempty"`
 }
 
 // SkillMatch is the outcome of matching generated skills against a repo's
@@ -152,62 +172,36 @@ func sentences(s string) []string {
 }
 
 // MatchSkills matches generated skills against ground truth with the rule
-// matcher: a pair matches when the weighted similarity of its closest views
-// (label against label, or the opening sentences of one against those of
-// the other) reaches threshold. With no
-// generated skills precision is 0; with no ground truth recall is 0.
+// matcher (MatchPairs) and derives precision and recall from its pairs:
+// each generated skill is supported by the ground-truth skill it is most
+// similar to among its pairs, each ground-truth skill covered by the most
+// similar generated skill among its pairs. With no generated skills
+// precision is 0; with no ground truth recall is 0.
 func MatchSkills(generated []SkillText, truth []tasks.Skill, threshold float64) SkillMatch {
+	sims := similarities(generated, truth)
+	same := decide(sims, threshold)
 	m := SkillMatch{Supported: make([]string, len(generated)), Covered: map[string]string{}}
 	best := make([]float64, len(truth))
-	gviews, tviews := make([][]map[string]bool, len(generated)), make([][]map[string]bool, len(truth))
-	var all []map[string]bool
-	for i, g := range generated {
-		gviews[i] = views(g.ID+" "+g.Name, g.Description)
-		all = append(all, gviews[i][len(gviews[i])-1])
-	}
-	for j, t := range truth {
-		tviews[j] = views(t.ID, t.Description)
-		all = append(all, tviews[j][len(tviews[j])-1])
-	}
-	idf := idfOver(all)
-	// A skill's name is a concise label of its capability; its description
-	// adds context but also words that dilute the overlap. A pair is as
-	// similar as its closest views: label against label, or the opening
-	// of one description against the opening of the other.
-	sim := func(i, j int) float64 {
-		s := weightedDice(gviews[i][0], tviews[j][0], idf)
-		for _, g := range gviews[i][1:] {
-			for _, t := range tviews[j][1:] {
-				s = max(s, weightedDice(g, t, idf))
-			}
-		}
-		return s
-	}
 	supported, covered := 0, 0
 	for i, g := range generated {
-		sims := make([]float64, len(truth))
-		top := 0.0
-		for j := range truth {
-			sims[j] = sim(i, j)
-			if sims[j] >= threshold && sims[j] > top {
-				top, m.Supported[i] = sims[j], truth[j].ID
-			}
-		}
-		if m.Supported[i] == "" {
-			continue
-		}
-		supported++
-		// A generated skill covers the ground-truth skill it matches best
-		// (and any within a hair of it), not every one it shares words with:
-		// a skill is one capability.
+		top := -1.0
 		for j, t := range truth {
-			if sims[j] >= threshold && sims[j] >= top-coverMargin && sims[j] > best[j] {
-				best[j], m.Covered[t.ID] = sims[j], g.ID
+			if !same[i][j] {
+				continue
 			}
+			if sims[i][j] > top {
+				top, m.Supported[i] = sims[i][j], t.ID
+			}
+			if sims[i][j] > best[j] || m.Covered[t.ID] == "" {
+				best[j], m.Covered[t.ID] = sims[i][j], g.ID
+			}
+		}
+		if m.Supported[i] != "" {
+			supported++
 		}
 	}
 	for _, t := range truth {
-		if _, ok := m.Covered[t.ID]; ok {
+		if m.Covered[t.ID] != "" {
 			covered++
 		} else {
 			m.Covered[t.ID] = ""
@@ -220,4 +214,193 @@ func MatchSkills(generated []SkillText, truth []tasks.Skill, threshold float64) 
 		m.Recall = float64(covered) / float64(len(truth))
 	}
 	return m
+}
+
+// MatchPairs is the rule matcher's decision for every pair of a repo's
+// skills: same[i][j] reports whether generated skill i offers the
+// capability of ground-truth skill j. The decision reads the whole repo
+// (how rare each word is among its skills, which pairs compete), so it is
+// made per repo, never per pair alone.
+func MatchPairs(generated []SkillText, truth []tasks.Skill, threshold float64) [][]bool {
+	return decide(similarities(generated, truth), threshold)
+}
+
+// similarities returns how strongly each pair's texts say they are one
+// capability, in 0–1: the strongest of three readings (see readPair), words
+// weighed by how rare they are among the repo's skills.
+func similarities(generated []SkillText, truth []tasks.Skill) [][]float64 {
+	gs, ts := make([]readSkill, len(generated)), make([]readSkill, len(truth))
+	var all []map[string]bool
+	for i, g := range generated {
+		gs[i] = readGenerated(g)
+		all = append(all, gs[i].all)
+	}
+	for j, t := range truth {
+		ts[j] = readTruth(t)
+		all = append(all, ts[j].all)
+	}
+	idf := idfOver(all)
+	idfCap := math.Log(1 + float64(len(all))/2) // the idf of a word two skills share
+	sims := make([][]float64, len(generated))
+	for i := range generated {
+		sims[i] = make([]float64, len(truth))
+		for j := range truth {
+			sims[i][j] = readPair(gs[i], ts[j], idf, idfCap).score()
+		}
+	}
+	return sims
+}
+
+// readSkill is what the matcher reads of one skill.
+type readSkill struct {
+	label  map[string]bool   // the words of its id and name: a concise label of the capability
+	views  []map[string]bool // see views
+	params map[string]bool   // the words of its parameters' names and descriptions
+	all    map[string]bool   // every word above
+}
+
+func readGenerated(g SkillText) readSkill {
+	r := readSkill{label: identWords(g.ID + " " + g.Name), views: views(g.ID+" "+g.Name, g.Description), params: map[string]bool{}}
+	for _, p := range g.Params {
+		for w := range identWords(p) {
+			r.params[w] = true
+		}
+	}
+	r.all = union(r.label, r.views[len(r.views)-1], r.params)
+	return r
+}
+
+func readTruth(t tasks.Skill) readSkill {
+	r := readSkill{label: identWords(t.ID), views: views(t.ID, t.Description), params: map[string]bool{}}
+	r.all = union(r.label, r.views[len(r.views)-1])
+	return r
+}
+
+// pairReading is the evidence that two skills are one capability, each
+// reading in 0–1.
+type pairReading struct {
+	// dice: the closest views' weighted Dice coefficient (label against
+	// label, or the openings of the descriptions).
+	dice float64
+	// nameIn: the share of the generated skill's label found in the
+	// ground-truth skill's text — a subcommand named "blend multiply"
+	// offers "blend two images with a mode such as multiply".
+	nameIn float64
+	// truthIn: the share of the ground-truth skill's label found anywhere
+	// in the generated skill, parameters included — one program whose
+	// "increment" parameter offers "version-increment".
+	truthIn float64
+}
+
+func (p pairReading) score() float64 {
+	return max(p.dice, nameInWeight*p.nameIn, truthInWeight*p.truthIn)
+}
+
+func readPair(g, t readSkill, idf map[string]float64, idfCap float64) pairReading {
+	p := pairReading{dice: weightedDice(g.views[0], t.views[0], idf)}
+	for _, gv := range g.views[1:] {
+		for _, tv := range t.views[1:] {
+			p.dice = max(p.dice, weightedDice(gv, tv, idf))
+		}
+	}
+	p.nameIn = weightedShare(g.label, t.all, idf, idfCap)
+	p.truthIn = weightedShare(t.label, g.all, idf, idfCap)
+	return p
+}
+
+// weightedShare is how much of a is found in b, in 0–1: the idf weights of
+// the words of a that b holds, over top (the idf of a word only two skills
+// share, the strongest evidence a shared word gives) for each word of a. A
+// hit on words every skill of the repo uses ("image", "table") counts
+// little. A word counts as found when b holds it, or a word it is a
+// prefix of or that is a prefix of it, of at least minPrefix letters:
+// "spark" and "sparkline".
+func weightedShare(a, b map[string]bool, idf map[string]float64, top float64) float64 {
+	var found, total float64
+	for w := range a {
+		v, ok := idf[w]
+		if !ok {
+			v = 1
+		}
+		total += top
+		if hasWord(b, w) {
+			found += v
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return min(1, found/total)
+}
+
+// minPrefix is the shortest shared beginning that makes two words one.
+const minPrefix = 5
+
+func hasWord(set map[string]bool, w string) bool {
+	if set[w] {
+		return true
+	}
+	if len(w) < minPrefix {
+		return false
+	}
+	for v := range set {
+		if len(v) >= minPrefix && (strings.HasPrefix(v, w) || strings.HasPrefix(w, v)) {
+			return true
+		}
+	}
+	return false
+}
+
+func union(sets ...map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, s := range sets {
+		for w := range s {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+// identWords reads identifiers as words: "toDatetime" is "to Datetime",
+// "html2markdown" is "html 2 markdown" (but "x509" and "mp3" stay whole).
+func identWords(s string) map[string]bool {
+	s = camelCase.ReplaceAllString(s, "$1 $2")
+	s = digitJoin.ReplaceAllString(s, "$1 $2 $3")
+	return wordSet(s)
+}
+
+var (
+	camelCase = regexp.MustCompile(`(\p{Ll})(\p{Lu})`)
+	digitJoin = regexp.MustCompile(`(\pL{2,})(\d+)(\pL{2,})`)
+)
+
+// decide turns similarities into pairs. A ground-truth skill matches the
+// generated skills that reach threshold and are within colShare of its
+// most similar one, when the pair is also within rowShare of the generated
+// skill's most similar ground-truth skill.
+func decide(sims [][]float64, threshold float64) [][]bool {
+	same := make([][]bool, len(sims))
+	for i := range sims {
+		same[i] = make([]bool, len(sims[i]))
+	}
+	if len(sims) == 0 {
+		return same
+	}
+	rowTop := make([]float64, len(sims))
+	for i := range sims {
+		for _, s := range sims[i] {
+			rowTop[i] = max(rowTop[i], s)
+		}
+	}
+	for j := range sims[0] {
+		top := 0.0
+		for i := range sims {
+			top = max(top, sims[i][j])
+		}
+		for i := range sims {
+			s := sims[i][j]
+			same[i][j] = s >= threshold && s >= colShare*top && s >= rowShare*rowTop[i]
+		}
+	}
+	return same
 }

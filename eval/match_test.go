@@ -37,7 +37,8 @@ func TestMatchSkillsReadsOpeningFirst(t *testing.T) {
 	}
 	gen := []SkillText{
 		{ID: "errors", Name: "logtool errors", Description: "Error lines of a server log, with timestamps and severity. " +
-			"Reads Apache, nginx and syslog layouts, skips the continuation lines of stack traces and prints each match as an ISO-8601 time, a level and the message, oldest first."},
+			"Reads Apache, nginx and syslog layouts, skips the continuation lines of stack traces and prints each match as an ISO-8601 time, a level and the message, oldest first. " +
+			"Compressed rotations are opened transparently, and a summary table per host closes the report."},
 		{ID: "rate", Name: "logtool rate", Description: "Requests per minute of an access log, busiest first."},
 		{ID: "config", Name: "logtool config", Description: "Show where settings are read from. Lists the configuration directory, the cache location and the colour theme."},
 	}
@@ -61,5 +62,29 @@ func TestMatchSkillsReadsOpeningFirst(t *testing.T) {
 	}
 	if !near(m.Precision, 2.0/3) || !near(m.Recall, 1) {
 		t.Errorf("MatchSkills precision %v recall %v, want 2/3 and 1", m.Precision, m.Recall)
+	}
+}
+
+// TestMatchPairsReadsLabelsAndParams checks the readings beyond the
+// descriptions: subcommands whose boilerplate descriptions say nothing
+// match by their names, several of them one capability, and one program
+// matches a capability its parameter offers.
+func TestMatchPairsReadsLabelsAndParams(t *testing.T) {
+	t.Parallel()
+	truth := []tasks.Skill{
+		{ID: "image-blend", Description: "Blend two images together with a blend mode such as multiply, screen or overlay."},
+		{ID: "image-rotate", Description: "Rotate an image by an angle, optionally growing the canvas."},
+		{ID: "image-info", Description: "Report an image's format, width and height."},
+	}
+	gen := []SkillText{
+		{ID: "blend-multiply", Name: "imgx blend multiply", Description: "Run the blend multiply command of imgx (usage: imgx blend multiply [flags])."},
+		{ID: "blend-screen", Name: "imgx blend screen", Description: "Run the blend screen command of imgx (usage: imgx blend screen [flags])."},
+		{ID: "transform", Name: "imgx transform", Description: "Geometric operations of imgx.", Params: []string{"rotate: degrees to turn by", "grow"}},
+		{ID: "version", Name: "imgx version", Description: "Print the version of imgx."},
+	}
+	got := MatchPairs(gen, truth, DefaultMatchThreshold)
+	want := [][]bool{{true, false, false}, {true, false, false}, {false, true, false}, {false, false, false}}
+	if !cmp.Equal(got, want) {
+		t.Errorf("MatchPairs = %v, want %v", got, want)
 	}
 }

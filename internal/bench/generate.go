@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -85,7 +86,11 @@ func (r *run) generate(ctx context.Context, repo tasks.Repo) (eval.RepoResult, e
 		return res, fmt.Errorf("read the bundle generated for %s: %w", repo.ID, err)
 	}
 	for _, s := range b.Skills {
-		res.Skills = append(res.Skills, eval.SkillText{ID: s.ID, Name: s.Name, Description: s.Description})
+		st := eval.SkillText{ID: s.ID, Name: s.Name, Description: s.Description}
+		for _, p := range s.ParamList() {
+			st.Params = append(st.Params, strings.TrimSuffix(p.Name+": "+p.Description, ": "))
+		}
+		res.Skills = append(res.Skills, st)
 	}
 	m, err := r.matcher.Match(ctx, res.Skills, repo.Skills)
 	if err != nil {
