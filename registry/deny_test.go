@@ -157,9 +157,13 @@ func TestDenyPrivateAtConnect(t *testing.T) {
 // the connection error; the web page shows the category.
 func TestHealthDetailNeedsToken(t *testing.T) {
 	t.Parallel()
-	agents := newFakeAgents(t)
+	testHealthDetailNeedsToken(t, newTestRegistry(t), newFakeAgents(t))
+}
+
+// testHealthDetailNeedsToken is TestHealthDetailNeedsToken on any store;
+// TestPostgresService runs it on PostgreSQL.
+func testHealthDetailNeedsToken(t *testing.T, reg *testRegistry, agents *fakeAgents) {
 	agents.set(t, "reverser", reverserCard())
-	reg := newTestRegistry(t)
 	rec := mustRegister(t, reg.client, agents.url("reverser"))
 	agents.srv.Close() // the port now refuses connections
 	if _, err := NewProber(reg.svc).Round(t.Context()); err != nil {
