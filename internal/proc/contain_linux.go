@@ -177,6 +177,12 @@ func (g *cgroup) started(int) {
 // and of the cgroups under it, waits until none is left and removes the
 // cgroups.
 func (g *cgroup) kill(int) error {
+	if !populated(g.dir) {
+		// The common end: the leader exited and left nothing. An empty
+		// cgroup cannot fill again (only a clone into it could), so no
+		// kill is needed.
+		return removeTree(g.dir)
+	}
 	if err := os.WriteFile(filepath.Join(g.dir, "cgroup.kill"), []byte("1"), 0); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil // never made, or already removed

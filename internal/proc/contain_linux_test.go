@@ -200,3 +200,31 @@ func TestRunKillsDaemonised(t *testing.T) {
 		t.Errorf("daemon %d survived Run (containment %s)", pid, Containment())
 	}
 }
+
+// BenchmarkGroup measures what containment adds to a short process's
+// start and end: the same program run in a bare process group and in a
+// Group of this process's mode (a cgroup made, entered and removed per run
+// where the kernel allows).
+func BenchmarkGroup(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		c    func() containment
+	}{
+		{"process-group", func() containment { return pgroup{} }},
+		{Containment(), func() containment { return shared().group() }},
+	} {
+		b.Run(strings.ReplaceAll(tc.name, " ", "-"), func(b *testing.B) {
+			for b.Loop() {
+				g := &Group{c: tc.c()}
+				cmd := exec.Command("/bin/true")
+				if err := g.Start(cmd); err != nil {
+					b.Fatal(err)
+				}
+				_ = cmd.Wait()
+				if err := g.Kill(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
