@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -19,8 +20,15 @@ import (
 func init() { Register("process", newProcess) }
 
 // process runs each agent as "agentnet serve" in a child process on a free
-// loopback port.
-type process struct{ cfg Config }
+// loopback port. An attached agent runs in a proc.Group of its own, so Down
+// (or this process's death) ends it and every process it started; a
+// detached one relies on serve's own containment of its skills.
+type process struct {
+	cfg Config
+
+	mu     sync.Mutex
+	groups map[int]*proc.Group // attached agents this value started, by pid
+}
 
 var _ Runtime = (*process)(nil)
 
@@ -28,7 +36,7 @@ func newProcess(cfg Config) (Runtime, error) {
 	if cfg.Self == "" {
 		return nil, errors.New("process runtime: no agentnet executable to run agents with")
 	}
-	return &process{cfg: cfg}, nil
+	return &process{cfg: cfg, groups: map[int]*proc.Group{}}, nil
 }
 
 func (p *process) Name() string { return "process" }
@@ -84,13 +92,29 @@ func (p *process) start(ctx context.Context, spec Spec, bundleDir string) (*Agen
 	if logf != nil {
 		cmd.Stdout, cmd.Stderr = logf, logf
 	}
-	cmd.SysProcAttr = sysProcAttr(p.cfg.Detach)
-	if err := cmd.Start(); err != nil {
+	var group *proc.Group
+	if p.cfg.Detach {
+		cmd.SysProcAttr = sysProcAttr(true)
+		err = cmd.Start()
+	} else {
+		group = proc.NewGroup()
+		err = group.Start(cmd)
+	}
+	if err != nil {
+		if group != nil {
+			_ = group.Kill()
+		}
 		return nil, fmt.Errorf("up %s: start host: %w", spec.Name, err)
 	}
 	pid := cmd.Process.Pid
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
+	kill := func() {
+		_ = proc.KillGroup(pid)
+		if group != nil {
+			_ = group.Kill()
+		}
+	}
 	a := &Agent{Name: spec.Name, URL: url, Runtime: p.Name(), Bundle: bundleDir, ID: strconv.Itoa(pid), Log: logPath, Started: time.Now().UTC()}
 
 	deadline := time.NewTimer(p.cfg.ReadyTimeout)
@@ -102,15 +126,20 @@ func (p *process) start(ctx context.Context, spec Spec, bundleDir string) (*Agen
 		case err := <-exited:
 			return nil, fmt.Errorf("up %s: the host exited before its card answered (%v)%s", spec.Name, err, logTail(logPath))
 		case <-ctx.Done():
-			_ = proc.KillGroup(pid)
+			kill()
 			<-exited
 			return nil, ctx.Err()
 		case <-deadline.C:
-			_ = proc.KillGroup(pid)
+			kill()
 			<-exited
 			return nil, fmt.Errorf("up %s: no card at %s within %s%s", spec.Name, url, p.cfg.ReadyTimeout, logTail(logPath))
 		case <-tick.C:
 			if CardAnswers(ctx, url) == nil {
+				if group != nil {
+					p.mu.Lock()
+					p.groups[pid] = group
+					p.mu.Unlock()
+				}
 				return a, nil
 			}
 		}
@@ -118,11 +147,19 @@ func (p *process) start(ctx context.Context, spec Spec, bundleDir string) (*Agen
 }
 
 // Down kills the agent's process group: SIGTERM, then SIGKILL after a grace
-// period.
+// period. An agent this value started attached goes with its whole
+// proc.Group, whatever its skills daemonised.
 func (p *process) Down(ctx context.Context, a *Agent) error {
 	pid, err := strconv.Atoi(a.ID)
 	if err != nil || pid <= 0 {
 		return fmt.Errorf("down %s: bad process id %q", a.Name, a.ID)
+	}
+	p.mu.Lock()
+	group := p.groups[pid]
+	delete(p.groups, pid)
+	p.mu.Unlock()
+	if group != nil {
+		defer group.Kill()
 	}
 	if err := syscall.Kill(-pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
 		return fmt.Errorf("down %s: %w", a.Name, err)

@@ -25,7 +25,9 @@ type Client struct {
 // ClientOption configures a Client.
 type ClientOption func(*Client)
 
-// WithClientToken sends "Authorization: Bearer token" on writes.
+// WithClientToken sends "Authorization: Bearer token" on every request:
+// writes need it when the registry has a token, and reads with it show why
+// card fetches failed.
 func WithClientToken(token string) ClientOption { return func(c *Client) { c.token = token } }
 
 // WithHTTPClient sets the HTTP client (default: one with a 30 s timeout,
@@ -160,7 +162,8 @@ func (c *Client) do(ctx context.Context, method, path string, body []byte, out a
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
-	if c.token != "" && method != http.MethodGet {
+	// Reads carry the token too: a holder's reads show why fetches failed.
+	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
 	resp, err := c.http.Do(req)

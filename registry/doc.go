@@ -13,7 +13,11 @@
 //     registry instances on one database. Open picks one by its argument: a
 //     postgres:// URL or a file path. Both pass the same conformance tests.
 //   - Service registers agents by URL (fetch, validate through a
-//     CardValidator, store) and answers lists and searches.
+//     CardValidator, store) and answers lists and searches. Card fetches
+//     follow redirects only within the card's origin; WithDenyPrivate
+//     refuses non-public addresses, checked after resolution and again at
+//     connect time (deny.go). A failed fetch is a FetchError: its category
+//     is public, its detail is for the log and for token holders.
 //   - Prober checks every registered agent on a jittered interval with
 //     bounded concurrency and records up, down or changed. Instances on one
 //     PostgreSQL database elect one prober among them (ProbeLeader, an

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -100,6 +101,10 @@ func (h *api) failErr(c *gin.Context, err error, invalidStatus int) {
 	var ie *InvalidError
 	switch {
 	case errors.As(err, &ie):
+		if len(ie.Public) > 0 && !h.holder(c) {
+			h.fail(c, invalidStatus, ie.Subject+": "+strings.Join(ie.Public, "; "), ie.Public...)
+			return
+		}
 		h.fail(c, invalidStatus, ie.Error(), ie.Problems...)
 	case errors.Is(err, ErrNotFound):
 		h.fail(c, http.StatusNotFound, fmt.Sprintf("no agent with id %q", c.Param("id")))
@@ -146,6 +151,24 @@ func (h *api) auth(c *gin.Context) {
 	}
 }
 
+// holder reports whether the request carries the registry's token (one is
+// configured and the bearer matches): only holders see why a fetch failed.
+func (h *api) holder(c *gin.Context) bool {
+	got, ok := strings.CutPrefix(c.GetHeader("Authorization"), "Bearer ")
+	return h.cfg.token != "" && ok && subtle.ConstantTimeCompare([]byte(strings.TrimSpace(got)), []byte(h.cfg.token)) == 1
+}
+
+// redact cuts the detail off hits' health errors for a caller who is not a
+// holder.
+func (h *api) redact(c *gin.Context, hits []Hit) {
+	if h.holder(c) {
+		return
+	}
+	for i := range hits {
+		hits[i].Health.Error = PublicDetail(hits[i].Health.Error)
+	}
+}
+
 // limitBody caps the request body.
 func (h *api) limitBody(c *gin.Context) {
 	if c.Request.ContentLength > h.cfg.maxBody {
@@ -171,6 +194,12 @@ func (h *api) register(c *gin.Context) {
 			return
 		}
 		h.fail(c, http.StatusBadRequest, `the body must be a JSON object {"url": "..."}: `+err.Error())
+		return
+	}
+	// One object and nothing after it: a body that means something else
+	// to another parser is not this one's to guess.
+	if _, err := dec.Token(); err != io.EOF {
+		h.fail(c, http.StatusBadRequest, `the body must be a JSON object {"url": "..."} and nothing after it`)
 		return
 	}
 	rec, created, err := h.svc.Register(c.Request.Context(), req.URL)
@@ -240,6 +269,7 @@ func (h *api) list(c *gin.Context) {
 	if err == nil {
 		var page Page
 		if page, err = h.svc.List(c.Request.Context(), q); err == nil {
+			h.redact(c, page.Hits)
 			c.JSON(http.StatusOK, listBody{Agents: page.Hits, NextCursor: page.NextCursor})
 			return
 		}
@@ -252,6 +282,7 @@ func (h *api) search(c *gin.Context) {
 	if err == nil {
 		var page Page
 		if page, err = h.svc.Search(c.Request.Context(), q); err == nil {
+			h.redact(c, page.Hits)
 			c.JSON(http.StatusOK, searchBody{Query: q.Text, Results: page.Hits, NextCursor: page.NextCursor})
 			return
 		}
@@ -264,6 +295,9 @@ func (h *api) get(c *gin.Context) {
 	if err != nil {
 		h.failErr(c, err, http.StatusBadRequest)
 		return
+	}
+	if !h.holder(c) {
+		rec.Health.Error = PublicDetail(rec.Health.Error)
 	}
 	c.JSON(http.StatusOK, rec)
 }

@@ -397,6 +397,7 @@ func TestPostgresService(t *testing.T) {
 		{"RegisterAndReregister", testRegisterAndReregister},
 		{"SearchAPI", testSearchAPI},
 		{"ProberRound", testProberRound},
+		{"HealthDetailNeedsToken", testHealthDetailNeedsToken},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

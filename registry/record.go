@@ -120,6 +120,9 @@ var (
 type InvalidError struct {
 	Subject  string   // what was invalid: a URL, "query"
 	Problems []string // every problem, each a sentence
+	// Public, when set, replaces Problems for a caller who does not hold
+	// the registry's token: the same problems without their detail.
+	Public []string
 }
 
 func (e *InvalidError) Error() string {

@@ -35,11 +35,14 @@ var CardsValidator = CardValidatorFunc(func(data []byte) (*a2a.AgentCard, []stri
 
 // ServerConfig configures Start.
 type ServerConfig struct {
-	Addr   string // listen address; port 0 picks a free port
-	DB     string // the SQLite file (created, its directory too), or a postgres:// URL
-	Token  string // bearer token for writes; "" for none
-	Logger *slog.Logger
-	Prober []ProberOption
+	Addr  string // listen address; port 0 picks a free port
+	DB    string // the SQLite file (created, its directory too), or a postgres:// URL
+	Token string // bearer token for writes and for fetch-error detail; "" for none
+	// DenyPrivate refuses card fetches from non-public addresses
+	// (WithDenyPrivate).
+	DenyPrivate bool
+	Logger      *slog.Logger
+	Prober      []ProberOption
 }
 
 // Server is a running registry: store, service, health prober and HTTP
@@ -76,7 +79,7 @@ func Start(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		store.Close()
 		return nil, &ListenError{Addr: cfg.Addr, Err: err}
 	}
-	svc := NewService(store, CardsValidator, WithLogger(cfg.Logger))
+	svc := NewService(store, CardsValidator, WithLogger(cfg.Logger), WithDenyPrivate(cfg.DenyPrivate))
 	s := &Server{
 		URL:   advertisedURL(ln.Addr().(*net.TCPAddr)),
 		store: store,
@@ -98,7 +101,7 @@ func Start(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		NewProber(svc, cfg.Prober...).Run(pctx)
 	}()
 	go func() { s.served <- s.srv.Serve(ln) }()
-	cfg.Logger.Info("registry serving", "url", s.URL, "db", RedactDB(cfg.DB), "auth", cfg.Token != "")
+	cfg.Logger.Info("registry serving", "url", s.URL, "db", RedactDB(cfg.DB), "auth", cfg.Token != "", "deny_private", cfg.DenyPrivate)
 	return s, nil
 }
 

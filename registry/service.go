@@ -59,6 +59,7 @@ type Option func(*serviceConfig)
 type serviceConfig struct {
 	timeout   time.Duration
 	transport http.RoundTripper
+	deny      bool
 	now       func() time.Time
 	log       *slog.Logger
 	maxSkills int
@@ -67,9 +68,19 @@ type serviceConfig struct {
 // WithFetchTimeout bounds each card fetch (default DefaultFetchTimeout).
 func WithFetchTimeout(d time.Duration) Option { return func(c *serviceConfig) { c.timeout = d } }
 
-// WithTransport sets the HTTP transport cards are fetched with (default
-// http.DefaultTransport).
+// WithTransport sets the HTTP transport cards are fetched with (default: a
+// clone of http.DefaultTransport's settings). Under WithDenyPrivate a
+// transport given here is not checked at connect time: only the
+// resolution before the fetch is.
 func WithTransport(rt http.RoundTripper) Option { return func(c *serviceConfig) { c.transport = rt } }
+
+// WithDenyPrivate makes card fetches (registrations and probes) refuse
+// loopback, private, link-local and other non-public addresses: the card's
+// host is resolved and checked before the fetch, and the address each
+// connection goes to is checked again as it connects, so that a name
+// resolving elsewhere the second time gains nothing. Off by default: a
+// fleet on one machine registers agents on loopback.
+func WithDenyPrivate(deny bool) Option { return func(c *serviceConfig) { c.deny = deny } }
 
 // WithClock sets the clock records are stamped with (default time.Now).
 func WithClock(now func() time.Time) Option { return func(c *serviceConfig) { c.now = now } }
@@ -86,7 +97,6 @@ func WithMaxSkills(n int) Option { return func(c *serviceConfig) { c.maxSkills =
 func NewService(store Store, v CardValidator, opts ...Option) *Service {
 	cfg := serviceConfig{
 		timeout:   DefaultFetchTimeout,
-		transport: http.DefaultTransport,
 		now:       time.Now,
 		log:       slog.New(slog.DiscardHandler),
 		maxSkills: DefaultMaxSkills,
@@ -97,7 +107,7 @@ func NewService(store Store, v CardValidator, opts ...Option) *Service {
 	return &Service{
 		store:     store,
 		validator: v,
-		fetch:     newFetcher(cfg.timeout, cfg.transport),
+		fetch:     newFetcher(cfg.timeout, cfg.transport, cfg.deny),
 		now:       cfg.now,
 		log:       cfg.log,
 		maxSkills: cfg.maxSkills,
@@ -124,7 +134,8 @@ func (s *Service) Register(ctx context.Context, rawURL string) (Record, bool, er
 	if err != nil {
 		var fe *FetchError
 		if errors.As(err, &fe) {
-			return Record{}, false, &InvalidError{Subject: base, Problems: []string{fe.Error()}}
+			s.log.Info("registration: card fetch failed", "url", base, "err", fe.Error())
+			return Record{}, false, &InvalidError{Subject: base, Problems: []string{fe.Error()}, Public: []string{fe.Public()}}
 		}
 		return Record{}, false, fmt.Errorf("register %s: %w", base, err)
 	}
@@ -276,17 +287,21 @@ func checkQuery(q Query) error {
 
 // Check probes one agent: it fetches the card and compares it with the
 // registered one. It never fails; a failed fetch is StatusDown with the
-// reason.
+// reason, which starts with its category (PublicDetail).
 func (s *Service) Check(ctx context.Context, t Target) Probe {
 	raw, err := s.fetch.fetch(ctx, t.URL)
 	p := Probe{At: s.now().UTC()}
 	if err != nil {
 		p.Status, p.Error = StatusDown, err.Error()
+		var fe *FetchError
+		if errors.As(err, &fe) {
+			p.Error = fe.healthError()
+		}
 		return p
 	}
 	canon, err := canonicalJSON(raw)
 	if err != nil {
-		p.Status, p.Error = StatusDown, "card: "+err.Error()
+		p.Status, p.Error = StatusDown, CategoryBadCard+": card: "+err.Error()
 		return p
 	}
 	sum := sha256.Sum256(canon)

@@ -102,6 +102,8 @@ func renderAgent(ctx context.Context, svc *Service, id string, w io.Writer) erro
 	if err != nil {
 		return err
 	}
+	// The page is public: a failed probe shows its category only.
+	rec.Health.Error = PublicDetail(rec.Health.Error)
 	v := agentView{Rec: rec}
 	var card a2a.AgentCard
 	if err := json.Unmarshal(rec.Card, &card); err == nil {

@@ -33,9 +33,10 @@ type runResult struct {
 	elapsed   time.Duration
 }
 
-// runProcess runs spec to completion, in its own process group, never
+// runProcess runs spec to completion, in a proc.Group of its own, never
 // through a shell. kill, once set through the register callback, stops the
-// group at once; the timeout does the same. The returned error is only for
+// group at once; the timeout does the same; and when the process ends, the
+// group's other processes (daemonised ones too) end with it. The returned error is only for
 // a process that could not start.
 func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (*runResult, error) {
 	if len(spec.argv) == 0 {
@@ -52,15 +53,17 @@ func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (
 	stderr := &tailBuffer{max: stderrTail}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Stdin = spec.stdin
-	proc.SetGroup(cmd)
-	cmd.Cancel = func() error { return proc.KillGroup(cmd.Process.Pid) }
+	// The group holds every process the skill starts, daemonised or not;
+	// none outlives the task.
+	group := proc.NewGroup()
+	defer group.Kill()
+	cmd.Cancel = group.Kill
 	// Grandchildren may hold the output pipes open after the child exits.
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := group.Start(cmd); err != nil {
 		return nil, fmt.Errorf("start %s: %w", spec.argv[0], err)
 	}
-	pid := cmd.Process.Pid
 	register(func() {
 		killedMu.Lock()
 		killed = true
@@ -68,8 +71,8 @@ func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (
 		cancel()
 	})
 	err := cmd.Wait()
-	// Whatever the skill left running in its group goes with it.
-	_ = proc.KillGroup(pid)
+	// Whatever the skill left running goes with it.
+	_ = group.Kill()
 	res := &runResult{stdout: stdout.buf, truncated: stdout.truncated, stderr: stderr.buf, elapsed: time.Since(start)}
 	killedMu.Lock()
 	res.killed = killed

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
@@ -34,6 +35,8 @@ func (r *run) runCases(ctx context.Context) error {
 		orchestrator.WithLogger(r.opts.Logger))
 	defer chains.Close()
 
+	var ran, infra atomic.Int32
+	var lastInfra atomic.Value // a reason, for the error
 	g, ctx := errgroup.WithContext(ctx)
 	g.SetLimit(r.opts.Parallel)
 	for _, c := range r.opts.Suite.Cases {
@@ -68,10 +71,38 @@ func (r *run) runCases(ctx context.Context) error {
 				}
 			}
 			r.bar.finished("%-10s %-32s %-11s %s%s", c.Type, c.ID, res.Status, seconds(res.DurationMS), because(res))
+			ran.Add(1)
+			if res.Status == eval.StatusInfraError {
+				infra.Add(1)
+				lastInfra.Store(res.Reason)
+			}
 			return r.store.SaveTask(res)
 		})
 	}
-	return g.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
+	// A run that measured nothing must not look like one that did: every
+	// task the testbed's fault (its agents unreachable) is an error, and
+	// resuming runs those tasks again.
+	if n := ran.Load(); n > 0 && infra.Load() == n {
+		return &AllInfraError{Tasks: int(n), Example: lastInfra.Load().(string), Run: r.opts.Out}
+	}
+	return nil
+}
+
+// AllInfraError is a run in which every task that ran ended in an
+// infrastructure error: nothing was measured. The tasks are recorded as
+// such, and a resumed run runs them again.
+type AllInfraError struct {
+	Tasks   int
+	Example string // one task's reason
+	Run     string // the run directory
+}
+
+func (e *AllInfraError) Error() string {
+	return fmt.Sprintf("all %d task(s) that ran ended in an infrastructure error, so nothing was measured (one: %s); fix the cause and continue with --resume %s",
+		e.Tasks, clip(e.Example, 300), e.Run)
 }
 
 func (r *run) base(c *tasks.Case) eval.TaskResult {
@@ -173,6 +204,12 @@ func (r *run) record(ctx context.Context, c *tasks.Case, runner *orchestrator.Ru
 		if out.Outcome == orchestrator.TransportFailed || out.Outcome == orchestrator.ProtocolError {
 			res.Status = eval.StatusError
 		}
+		if out.Outcome == orchestrator.TransportFailed {
+			if why := r.unreachable(ctx, out.Steps); why != "" {
+				// Not the agent's failure: the testbed's own agent is gone.
+				res.Status, res.Reason = eval.StatusInfraError, why+": "+out.Detail
+			}
+		}
 		return res, nil
 	}
 	output := tasks.Output{Text: out.Output.Text}
@@ -197,6 +234,39 @@ func (r *run) record(ctx context.Context, c *tasks.Case, runner *orchestrator.Ru
 		res.Status = eval.StatusPassed
 	}
 	return res, nil
+}
+
+// unreachable says why a step that could not reach its agent is the
+// testbed's fault: the agent it went to is not one this run deployed, or
+// this run's agent is down. "" means the agent runs and still failed the
+// call: the agent's own failure.
+func (r *run) unreachable(ctx context.Context, steps []orchestrator.StepRecord) string {
+	for _, st := range steps {
+		if st.Outcome != orchestrator.TransportFailed {
+			continue
+		}
+		ref := st.Observed
+		if ref == nil {
+			ref = st.Routed
+		}
+		if ref == nil {
+			continue
+		}
+		repo := r.repoOf(ref.URL)
+		if repo == "" {
+			return fmt.Sprintf("step %d went to %s, which is not one of this run's agents", st.Step, ref.URL)
+		}
+		r.mu.Lock()
+		a := r.agents[repo]
+		r.mu.Unlock()
+		if a == nil {
+			return fmt.Sprintf("step %d went to the agent of %s, which this run no longer serves", st.Step, repo)
+		}
+		if h := r.rt.Health(ctx, a); !h.Up {
+			return fmt.Sprintf("step %d: the agent of %s is down (%s)", st.Step, repo, h.Detail)
+		}
+	}
+	return ""
 }
 
 func instructionOf(c *tasks.Case) string {

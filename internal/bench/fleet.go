@@ -2,7 +2,7 @@ package bench
 
 import (
 	"context"
-
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -35,6 +35,40 @@ func (r *run) startRegistry(ctx context.Context) error {
 			continue
 		}
 		r.byURL[norm(rec.URL)] = repo
+	}
+	return r.pruneRegistry(ctx, client)
+}
+
+// pruneRegistry deletes every record that is not one of this run's agents
+// as registered just now: a resumed run's registry still holds the agents
+// of the run that was killed, on ports nothing serves any more, listed as
+// up until a probe says otherwise. Routing must never see them. The caller
+// holds r.mu.
+func (r *run) pruneRegistry(ctx context.Context, client *registry.Client) error {
+	q := registry.Query{Limit: registry.MaxLimit, Statuses: registry.Statuses}
+	var stale []registry.Hit
+	for {
+		page, err := client.List(ctx, q)
+		if err != nil {
+			return fmt.Errorf("list the run's registry: %w", err)
+		}
+		for _, h := range page.Hits {
+			if _, ours := r.byURL[norm(h.URL)]; !ours {
+				stale = append(stale, h)
+			}
+		}
+		if page.NextCursor == "" {
+			break
+		}
+		q.Cursor = page.NextCursor
+	}
+	for _, h := range stale {
+		if err := client.Delete(ctx, h.ID); err != nil && !errors.Is(err, registry.ErrNotFound) {
+			return fmt.Errorf("remove the stale record of %s: %w", h.URL, err)
+		}
+	}
+	if len(stale) > 0 {
+		r.bar.line("registry: removed %d record(s) of agents this run no longer serves", len(stale))
 	}
 	return nil
 }

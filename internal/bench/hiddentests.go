@@ -110,8 +110,8 @@ type testsRun struct {
 	exitErr        error // it ran and exited with a status other than 0
 }
 
-// runTestsHere runs the tests as a local process group, which is killed
-// with everything it started when the command ends or its budget does.
+// runTestsHere runs the tests as a local proc.Group, which is killed with
+// everything it started when the command ends or its budget does.
 func (e *evaluator) runTestsHere(ctx context.Context, argv []string, dir, dcopy, agentURL string, budget time.Duration) testsRun {
 	tctx, cancel := context.WithTimeout(ctx, budget)
 	defer cancel()
@@ -120,14 +120,17 @@ func (e *evaluator) runTestsHere(ctx context.Context, argv []string, dir, dcopy,
 	cmd.Env = append(append([]string(nil), e.env...), envDelivery+"="+dcopy, envAgentURL+"="+agentURL, envTestsDir+"="+dir)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	// Hidden tests may start servers and helpers that must not outlive them.
-	proc.SetGroup(cmd)
-	cmd.Cancel = func() error { return proc.KillGroup(cmd.Process.Pid) }
+	// Hidden tests may start servers and helpers, daemonised or not, that
+	// must not outlive them.
+	group := proc.NewGroup()
+	defer group.Kill()
+	cmd.Cancel = group.Kill
 	cmd.WaitDelay = 2 * time.Second
-	err := cmd.Run()
-	if cmd.Process != nil {
-		_ = proc.KillGroup(cmd.Process.Pid)
+	err := group.Start(cmd)
+	if err == nil {
+		err = cmd.Wait()
 	}
+	_ = group.Kill()
 	out := testsRun{stdout: stdout.Bytes(), stderr: stderr.Bytes(), timedOut: errors.Is(tctx.Err(), context.DeadlineExceeded)}
 	var ee *exec.ExitError
 	switch {

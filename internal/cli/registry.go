@@ -46,6 +46,7 @@ func newRegistryServeCmd(env *Env) *cobra.Command {
 		concurrency int
 		verbose     bool
 		asJSON      bool
+		denyPrivate bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -61,11 +62,19 @@ full-text engine: several registries can serve one database. The password
 comes from the URL, PGPASSWORD or ~/.pgpass.
 
 It prints its URL on stdout once it listens. With AGENTNET_REGISTRY_TOKEN set,
-registering and deleting need "Authorization: Bearer $AGENTNET_REGISTRY_TOKEN".`,
+registering and deleting need "Authorization: Bearer $AGENTNET_REGISTRY_TOKEN",
+and only requests carrying it see why a card fetch failed; others see its
+category (unreachable, timeout, bad card, ...).
+
+Card fetches follow redirects only within the card's origin. With
+--deny-private they also refuse loopback, private, link-local and cloud
+metadata addresses, checked after resolution and again as each connection
+is made: use it for a registry that strangers can register agents with.`,
 		Example: `  agentnet registry serve
   agentnet registry serve --addr 127.0.0.1:9000 --db /var/lib/agentnet/registry.db
   agentnet registry serve --addr 0.0.0.0:8700 --db postgres://agentnet@db.internal/registry
-  AGENTNET_REGISTRY_TOKEN=s3cret agentnet registry serve --probe-interval 10s`,
+  AGENTNET_REGISTRY_TOKEN=s3cret agentnet registry serve --probe-interval 10s
+  agentnet registry serve --addr 0.0.0.0:8700 --deny-private`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if interval <= 0 {
@@ -85,7 +94,7 @@ registering and deleting need "Authorization: Bearer $AGENTNET_REGISTRY_TOKEN".`
 				logger = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 			}
 			return serveRegistry(cmd.Context(), env, registryServeConfig{
-				addr: addr, db: db, token: env.getenv("AGENTNET_REGISTRY_TOKEN"), logger: logger, asJSON: asJSON,
+				addr: addr, db: db, token: env.getenv("AGENTNET_REGISTRY_TOKEN"), logger: logger, asJSON: asJSON, denyPrivate: denyPrivate,
 				prober: []registry.ProberOption{registry.WithInterval(interval), registry.WithJitter(jitter), registry.WithConcurrency(concurrency)},
 			})
 		},
@@ -98,6 +107,7 @@ registering and deleting need "Authorization: Bearer $AGENTNET_REGISTRY_TOKEN".`
 	f.IntVar(&concurrency, "probe-concurrency", registry.DefaultProbeConcurrency, "health checks in flight at most")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log registrations and health changes on stderr")
 	f.BoolVar(&asJSON, "json", false, `print the ready line as one JSON object: {"url", "store"}`)
+	f.BoolVar(&denyPrivate, "deny-private", false, "refuse card fetches from loopback, private, link-local and cloud metadata addresses")
 	return cmd
 }
 
@@ -115,6 +125,7 @@ func agentnetHomeDir(env *Env) string {
 type registryServeConfig struct {
 	addr, db, token string
 	asJSON          bool
+	denyPrivate     bool
 	logger          *slog.Logger
 	prober          []registry.ProberOption
 }
@@ -123,6 +134,7 @@ type registryServeConfig struct {
 func serveRegistry(ctx context.Context, env *Env, cfg registryServeConfig) error {
 	srv, err := registry.Start(ctx, registry.ServerConfig{
 		Addr: cfg.addr, DB: cfg.db, Token: cfg.token, Logger: cfg.logger, Prober: cfg.prober,
+		DenyPrivate: cfg.denyPrivate,
 	})
 	if err != nil {
 		var (

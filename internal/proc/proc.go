@@ -77,19 +77,19 @@ func Run(ctx context.Context, spec Spec) *Result {
 	} else {
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 	}
-	SetGroup(cmd)
-	cmd.Cancel = func() error { return KillGroup(cmd.Process.Pid) }
+	group := NewGroup()
+	defer group.Kill()
+	cmd.Cancel = group.Kill
 	// Grandchildren may hold the pipes open after the child exits.
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
+	if err := group.Start(cmd); err != nil {
 		res.Err = fmt.Errorf("start %s: %w", spec.Argv[0], err)
 		return res
 	}
-	pid := cmd.Process.Pid
 	err := cmd.Wait()
-	// Whatever the program left running in its group goes with it.
-	_ = KillGroup(pid)
+	// Whatever the program left running, daemonised or not, goes with it.
+	_ = group.Kill()
 	res.Elapsed = time.Since(start)
 	res.Stdout, res.Stderr = stdout.Buf, stderr.Buf
 	res.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
