@@ -126,9 +126,9 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		}
 		return nil, failf("skill %q: invalid arguments: %s", sk.ID, strings.Join(lines, "; "))
 	}
-	argv, err := sk.Argv(bundle.Vars{Repo: h.b.RepoDir(), Bundle: h.b.AbsDir(), Workdir: work, Port: freePortOrZero(sk)}, args)
+	argv, err := buildArgv(sk, bundle.Vars{Repo: h.b.RepoDir(), Bundle: h.b.AbsDir(), Workdir: work, Port: freePortOrZero(sk)}, args)
 	if err != nil {
-		return nil, failf("skill %q: %v", sk.ID, err)
+		return nil, err
 	}
 	stdin, err := stdinOf(sk, args)
 	if err != nil {
@@ -327,28 +327,32 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 			args[k] = v
 		}
 	}
-	// Path arguments given by name refer to the attached files.
+	// File arguments given by name refer to the attached files (or name
+	// the file the run writes): never an absolute path, never one that
+	// climbs out of the work directory.
 	for _, p := range params {
 		v, ok := args[p.Name]
-		if !ok || !p.IsPath() {
+		if !ok || !p.IsFile() {
 			continue
 		}
 		switch t := v.(type) {
 		case string:
-			abs, err := inside(work, t)
+			abs, err := callerPath(work, p.IsOutput(), t)
 			if err != nil {
 				return nil, failf("skill %q: parameter %s: %v", sk.ID, p.Name, err)
 			}
 			args[p.Name] = abs
 		case []any:
+			list := make([]any, len(t))
 			for i, item := range t {
 				s, _ := item.(string)
-				abs, err := inside(work, s)
+				abs, err := callerPath(work, p.IsOutput(), s)
 				if err != nil {
 					return nil, failf("skill %q: parameter %s[%d]: %v", sk.ID, p.Name, i, err)
 				}
-				t[i] = abs
+				list[i] = abs
 			}
+			args[p.Name] = list
 		}
 	}
 	// Files go to the parameters that take them (see bindFiles).
@@ -550,25 +554,6 @@ func requiredOf(ps []bundle.Param) []bundle.Param {
 		}
 	}
 	return out
-}
-
-// inside resolves a file argument against the work directory and refuses
-// one that would leave it.
-func inside(work, p string) (string, error) {
-	if p == "" {
-		return "", fmt.Errorf("empty path")
-	}
-	if filepath.IsAbs(p) {
-		if rel, err := filepath.Rel(work, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			return filepath.Clean(p), nil
-		}
-		return "", fmt.Errorf("%q is outside the task's work directory; attach the file instead", p)
-	}
-	clean := filepath.Clean(p)
-	if clean == ".." || strings.HasPrefix(clean, "../") {
-		return "", fmt.Errorf("%q climbs out of the task's work directory", p)
-	}
-	return filepath.Join(work, clean), nil
 }
 
 // textExt is the extension a file made of text gets (see sniff.Text).
