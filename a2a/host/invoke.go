@@ -61,6 +61,16 @@ type inFile struct {
 	name      string
 	mediaType string
 	data      []byte
+	spooled   string // the file holding the bytes instead of data, or ""
+}
+
+// dropSpooled removes the spooled files of a request that will not run.
+func (r *request) dropSpooled() {
+	for _, f := range r.files {
+		if f.spooled != "" {
+			os.Remove(f.spooled)
+		}
+	}
 }
 
 // outcome is the answer to a request.
@@ -95,6 +105,7 @@ var errKilled = &failure{msg: "canceled"}
 func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) (*outcome, error) {
 	work := filepath.Join(h.workRoot, safeName(req.taskID, "task"))
 	if err := os.MkdirAll(work, 0o755); err != nil {
+		req.dropSpooled()
 		return nil, fmt.Errorf("work directory: %w", err)
 	}
 	if !h.cfg.keepWork {
@@ -102,6 +113,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	}
 	saved, err := saveFiles(work, req.files)
 	if err != nil {
+		req.dropSpooled()
 		return nil, err
 	}
 
@@ -147,6 +159,11 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		}
 		return nil
 	})
+	release, err := h.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if progress != nil {
 		progress(fmt.Sprintf("running skill %s", sk.ID))
 	}
@@ -283,12 +300,25 @@ func saveFiles(work string, files []inFile) ([]string, error) {
 			name = fmt.Sprintf("%s-%d%s", base, n, ext)
 		}
 		taken[name] = true
-		if err := os.WriteFile(filepath.Join(work, name), f.data, 0o644); err != nil {
+		if err := saveFile(filepath.Join(work, name), f); err != nil {
 			return nil, fmt.Errorf("save input file %q: %w", name, err)
 		}
 		names = append(names, name)
 	}
 	return names, nil
+}
+
+// saveFile writes one attached file: its spooled bytes are moved, not
+// copied through memory.
+func saveFile(dest string, f inFile) error {
+	if f.spooled == "" {
+		return os.WriteFile(dest, f.data, 0o644)
+	}
+	if err := os.Rename(f.spooled, dest); err != nil {
+		os.Remove(f.spooled)
+		return err
+	}
+	return os.Chmod(dest, 0o644)
 }
 
 func extFor(mediaType string) string {
