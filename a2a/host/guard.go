@@ -189,6 +189,22 @@ func addAddress(set map[string]bool, hostport string) {
 	}
 }
 
+// loopbackOnly reports whether every one of hosts is a loopback (or
+// unspecified) address or localhost.
+func loopbackOnly(hosts []string) bool {
+	for _, h := range hosts {
+		name, _, err := net.SplitHostPort(canonicalHost(h, false))
+		if err != nil {
+			return false
+		}
+		ip := net.ParseIP(name)
+		if name != "localhost" && (ip == nil || !ip.IsLoopback() && !ip.IsUnspecified()) {
+			return false
+		}
+	}
+	return true
+}
+
 func writeRPCErrorStatus(w http.ResponseWriter, status, code int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)

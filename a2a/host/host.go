@@ -281,7 +281,7 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 		// a loopback host) stays on unless the operator allowed other
 		// names, which the guard then checks instead.
 		return server.NewStreamableHTTPServer(h.mcp(), server.WithEndpointPath(MCPPath),
-			server.WithDisableLocalhostProtection(len(cfg.allowHosts) > 0), server.WithSessionIdleTTL(cfg.taskTTL))
+			server.WithDisableLocalhostProtection(!loopbackOnly(cfg.allowHosts)), server.WithSessionIdleTTL(cfg.taskTTL))
 	})
 
 	cardHandler := a2asrv.NewAgentCardHandler(a2av0.NewStaticAgentCardProducer(h.card))
