@@ -26,6 +26,19 @@ import (
 //
 // Refusals are *failure, for the caller's eyes. args is not modified.
 func buildArgv(sk *bundle.Skill, vars bundle.Vars, args map[string]any) ([]string, error) {
+	els, err := buildArgs(sk, vars, args)
+	if err != nil {
+		return nil, err
+	}
+	argv := make([]string, len(els))
+	for i, el := range els {
+		argv[i] = el.Value
+	}
+	return argv, nil
+}
+
+// buildArgs is buildArgv with each element's origin.
+func buildArgs(sk *bundle.Skill, vars bundle.Vars, args map[string]any) ([]bundle.Arg, error) {
 	params := map[string]bundle.Param{}
 	for _, p := range sk.ParamList() {
 		params[p.Name] = p
@@ -57,9 +70,7 @@ func buildArgv(sk *bundle.Skill, vars bundle.Vars, args map[string]any) ([]strin
 		return nil, failf("skill %q: %v", sk.ID, err)
 	}
 	endOfOptions := slices.Index(sk.Run, "--")
-	argv := make([]string, len(els))
-	for i, el := range els {
-		argv[i] = el.Value
+	for _, el := range els {
 		if el.Param == "" || !strings.HasPrefix(el.Value, "-") || el.Value == "-" || strings.HasPrefix(sk.Run[el.Index], "-") {
 			continue
 		}
@@ -69,7 +80,7 @@ func buildArgv(sk *bundle.Skill, vars bundle.Vars, args map[string]any) ([]strin
 		}
 		return nil, failf("skill %q: parameter %s: the value %q begins with \"-\" and would be read as an option; this parameter takes none", sk.ID, el.Param, headOf(el.Value, 80))
 	}
-	return argv, nil
+	return els, nil
 }
 
 // containValue confines a file parameter's value (a string or a list of
