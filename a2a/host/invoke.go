@@ -159,7 +159,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		}
 		return nil
 	})
-	release, err := h.acquire(ctx)
+	release, err := h.acquire(ctx, progress)
 	if err != nil {
 		return nil, err
 	}
