@@ -9,10 +9,12 @@ import (
 )
 
 // outputFlagRE matches an option whose value names a file the tool writes:
-// -o, --output, --out-file, --outdir, --dest, --save-to, --write. The
+// -o, --output, --out-file, --outdir, --dest-file, --save-to, --write. The
 // words are those of command-line conventions (getopt's -o, GNU's
 // --output), not of any one tool.
-var outputFlagRE = regexp.MustCompile(`^(?:-o|--?(?:out|output|outfile|outpath|outdir|output[-_]?(?:file|path|dir|directory|name)|out[-_]?(?:file|path|dir|name)|dest|destination|dest[-_]?(?:file|dir)|save|save[-_]?(?:to|as)|write|write[-_]?to))$`)
+// "--dest" and "--destination" are left out: as often a place or an
+// address as a file.
+var outputFlagRE = regexp.MustCompile(`^(?:-o|--?(?:out|output|outfile|outpath|outdir|output[-_]?(?:file|path|dir|directory|name)|out[-_]?(?:file|path|dir|name)|dest[-_]?(?:file|dir|path)|save|save[-_]?(?:to|as)|write|write[-_]?to))$`)
 
 // NamePattern is the pattern of a plain name: no directory, no leading dot
 // or dash. A parameter held to it names no file outside the work

@@ -137,7 +137,7 @@ func TestSlowClients(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	addr := ln.Addr().String()
 	heads := []string{
-		"POST / HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\n", // the header, never finished
+		"POST / HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\n",                                // the header, never finished
 		"POST / HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{", // the body, never finished
 		"", // nothing at all
 	}
