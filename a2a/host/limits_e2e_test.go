@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/agentnet/agentnet/a2a/host"
 )
@@ -124,18 +126,48 @@ func TestFinishedTasksForgotten(t *testing.T) {
 
 // TestSlowClients: connections that trickle their request a byte at a time,
 // or send nothing, are dropped by the server's timeouts (short ones here);
-// the test only waits for each connection to be closed.
+// the test only waits for each connection to be closed. A task whose
+// request came in time is still answered.
 func TestSlowClients(t *testing.T) {
 	t.Parallel()
-	s := serve(t, textkit, map[string]string{"upper.py": upperPy})
+	release := filepath.Join(t.TempDir(), "release")
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := serve(t, waiter(release), nil, host.WithAllowHosts(ln.Addr().String()))
 	srv := s.Host.Server(host.Timeouts{Header: 100 * time.Millisecond, Read: 200 * time.Millisecond, Write: 200 * time.Millisecond, Idle: 200 * time.Millisecond})
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	addr := ln.Addr().String()
+	// A task read in time is answered however long it runs: the read
+	// deadline is lifted once the request is in.
+	answered := make(chan string, 2)
+	go func() {
+		_, answer := postJSON(t, "http://"+addr+"/", "application/json", sendV03(1, "wait", nil))
+		answered <- answer
+	}()
+	mc, err := client.NewStreamableHttpClient("http://" + addr + host.MCPPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mc.Close()
+	if err := mc.Start(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	initialize(t, mc)
+	go func() {
+		// An MCP call runs under its request's context: it would be
+		// killed if the read timeout still ran.
+		req := mcp.CallToolRequest{}
+		req.Params.Name = "wait"
+		res, err := mc.CallTool(t.Context(), req)
+		if err != nil {
+			answered <- err.Error()
+			return
+		}
+		answered <- resultText(res)
+	}()
 	heads := []string{
 		"POST / HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\n",                                // the header, never finished
 		"POST / HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{", // the body, never finished
@@ -178,4 +210,14 @@ func TestSlowClients(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	// Every slow connection is gone, each having lasted longer than the
+	// read timeout; only now does the task end.
+	if err := os.WriteFile(release, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if answer := <-answered; !strings.Contains(answer, "released") {
+			t.Errorf("a task that ran longer than the read timeout was answered %s, want its output", headOf(answer))
+		}
+	}
 }
