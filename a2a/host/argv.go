@@ -164,6 +164,9 @@ func climbs(s string) bool {
 // joinsDir reports whether a template element joins a parameter to a
 // built-in directory ("{{workdir}}/{{name}}"): the value is then a path.
 func joinsDir(el string) bool {
+	if strings.Count(el, "{{") < 2 {
+		return false
+	}
 	names := bundle.Placeholders(el)
 	dir, param := false, false
 	for _, n := range names {
