@@ -16,15 +16,18 @@ import (
 //
 //   - guard/message: the HTTP checks and the body read over a small
 //     message/send (~300 bytes), against
+//
 //   - read/message: reading the same body with a size bound only, as the
 //     host did before;
+//
 //   - guard/1MiB-file: the same over a message carrying a 1 MiB file part
 //     (the depth scan runs over every byte);
+//
 //   - argv/checked and argv/expand: the argv of a skill with file, list
 //     and flag parameters built with the containment checks, against the
 //     template's expansion alone.
 //
-//	go test ./a2a/host -run '^$' -bench Checks -benchmem
+//     go test ./a2a/host -run '^$' -bench Checks -benchmem
 func BenchmarkChecks(b *testing.B) {
 	small := []byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"0f1e","role":"ROLE_USER","parts":[{"text":"Count the words of this text and list the ten most frequent ones"},{"data":{"n":10}}]}}}`)
 	file := []byte(`{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"0f1e","role":"ROLE_USER","parts":[{"text":"count"},{"raw":"` +
