@@ -21,7 +21,8 @@ import (
 //     host did before;
 //
 //   - guard/1MiB-file: the same over a message carrying a 1 MiB file part
-//     (the depth scan runs over every byte);
+//     (the depth scan runs over every byte), and depth-scan/1MiB-file the
+//     scan alone;
 //
 //   - argv/checked and argv/expand: the argv of a skill with file, list
 //     and flag parameters built with the containment checks, against the
@@ -50,6 +51,14 @@ func BenchmarkChecks(b *testing.B) {
 	b.Run("read/message", func(b *testing.B) { run(b, plain, small) })
 	b.Run("guard/1MiB-file", func(b *testing.B) { run(b, g, file) })
 	b.Run("read/1MiB-file", func(b *testing.B) { run(b, plain, file) })
+	b.Run("depth-scan/1MiB-file", func(b *testing.B) {
+		b.SetBytes(int64(len(file)))
+		for b.Loop() {
+			if jsonDepth(file, DefaultMaxDepth) > DefaultMaxDepth {
+				b.Fatal("too deep")
+			}
+		}
+	})
 
 	sk := argvSkill(b)
 	vars := bundle.Vars{Workdir: "/work/task"}
