@@ -163,6 +163,20 @@ func WithReadyTimeout(d time.Duration) Option { return func(c *config) { c.ready
 // writer must be safe for concurrent use.
 func WithServerOutput(w io.Writer) Option { return func(c *config) { c.serverOutput = w } }
 
+// newConfig applies opts over the defaults.
+func newConfig(opts []Option) config {
+	cfg := config{maxBody: DefaultMaxBody, maxDepth: DefaultMaxDepth, maxParts: DefaultMaxParts, maxFileBytes: DefaultMaxFileBytes,
+		maxRunning: DefaultMaxRunning, maxQueued: DefaultMaxQueued, taskTTL: DefaultTaskTTL, maxTasks: DefaultMaxTasks,
+		maxOutput: DefaultMaxOutput, heartbeat: 5 * time.Second, readyTimeout: DefaultReadyTimeout}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
+	return cfg
+}
+
 // Host serves one bundle. Create it with New and release it with Close.
 type Host struct {
 	b        *bundle.Bundle
@@ -211,15 +225,7 @@ func New(b *bundle.Bundle, url string, opts ...Option) (*Host, error) {
 // it and its card and health fail. Close stops the server. Such a host has
 // no MCP tools.
 func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*Host, error) {
-	cfg := config{maxBody: DefaultMaxBody, maxDepth: DefaultMaxDepth, maxParts: DefaultMaxParts, maxFileBytes: DefaultMaxFileBytes,
-		maxRunning: DefaultMaxRunning, maxQueued: DefaultMaxQueued, taskTTL: DefaultTaskTTL, maxTasks: DefaultMaxTasks,
-		maxOutput: DefaultMaxOutput, heartbeat: 5 * time.Second, readyTimeout: DefaultReadyTimeout}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if cfg.logger == nil {
-		cfg.logger = slog.New(slog.DiscardHandler)
-	}
+	cfg := newConfig(opts)
 	if msg := cards.CheckURL(url); msg != "" {
 		return nil, fmt.Errorf("host %s: %s", b.Name, msg)
 	}
