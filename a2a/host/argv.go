@@ -43,24 +43,30 @@ func buildArgs(sk *bundle.Skill, vars bundle.Vars, args map[string]any) ([]bundl
 	for _, p := range sk.ParamList() {
 		params[p.Name] = p
 	}
+	joined := map[string]bool{} // parameters the template joins to a directory
+	for _, el := range sk.Run {
+		if joinsDir(el) {
+			for _, name := range bundle.Placeholders(el) {
+				joined[name] = true
+			}
+		}
+	}
 	args = maps.Clone(args)
 	for name, v := range args {
 		p, ok := params[name]
-		if !ok || !p.IsFile() {
-			continue
-		}
-		fixed, err := containValue(vars.Workdir, p, v)
-		if err != nil {
-			return nil, failf("skill %q: parameter %s: %v", sk.ID, name, err)
-		}
-		args[name] = fixed
-	}
-	for _, el := range sk.Run {
-		if !joinsDir(el) {
-			continue
-		}
-		for _, name := range bundle.Placeholders(el) {
-			if s, ok := args[name].(string); ok && climbs(s) {
+		switch {
+		case ok && p.IsFile():
+			fixed, err := containValue(vars.Workdir, p, v)
+			if err != nil {
+				return nil, failf("skill %q: parameter %s: %v", sk.ID, name, err)
+			}
+			if joined[name] {
+				// "{{workdir}}/{{file}}" takes the name, not the path.
+				fixed = relativeTo(vars.Workdir, fixed)
+			}
+			args[name] = fixed
+		case joined[name]:
+			if s, ok := v.(string); ok && climbs(s) {
 				return nil, failf("skill %q: parameter %s: %q would leave the task's work directory", sk.ID, name, s)
 			}
 		}
@@ -134,6 +140,27 @@ func contain(work string, output bool, s string) (string, error) {
 		return filepath.Join(work, safeName(clean, "output")), nil
 	}
 	return filepath.Join(work, clean), nil
+}
+
+// relativeTo makes the contained paths of v (a string or a list) relative
+// to work again.
+func relativeTo(work string, v any) any {
+	rel := func(x any) any {
+		if s, ok := x.(string); ok {
+			if r, err := filepath.Rel(work, s); err == nil {
+				return r
+			}
+		}
+		return x
+	}
+	if list, ok := v.([]any); ok {
+		out := make([]any, len(list))
+		for i, x := range list {
+			out[i] = rel(x)
+		}
+		return out
+	}
+	return rel(v)
 }
 
 // callerPath checks a file name a caller gave: neither absolute nor

@@ -36,7 +36,8 @@ skills:
         expr: {type: string, x-allow-dash: true}
         rest: {type: string}
         mode: {type: string}
-    run: [tool, --out, "{{out}}", "--log={{log}}", -n, "{{n}}", --mode, "{{mode}}", "{{in}}", "{{ins}}", "{{words}}", "{{workdir}}/{{name}}", -e, "{{expr}}", --, "{{rest}}"]
+        keep: {type: string, format: output-path}
+    run: [tool, "--keep={{workdir}}/{{keep}}", --out, "{{out}}", "--log={{log}}", -n, "{{n}}", --mode, "{{mode}}", "{{in}}", "{{ins}}", "{{words}}", "{{workdir}}/{{name}}", -e, "{{expr}}", --, "{{rest}}"]
 `))
 	if err != nil {
 		t.Fatalf("Parse() error = %v", err)
@@ -91,7 +92,7 @@ func FuzzBuildArgv(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in, out, log, w1, w2, name, expr, rest string, n int) {
 		work := "/work/task"
 		args := map[string]any{"in": in, "ins": []any{in, w2}, "out": out, "log": log, "words": []any{w1, w2},
-			"name": name, "expr": expr, "rest": rest, "n": n, "mode": w1}
+			"name": name, "expr": expr, "rest": rest, "n": n, "mode": w1, "keep": log}
 		els, err := buildArgs(sk, bundle.Vars{Workdir: work}, args)
 		if err != nil {
 			if _, ok := err.(*failure); !ok {
@@ -120,6 +121,9 @@ func TestBuildArgv(t *testing.T) {
 		{"climbing input", map[string]any{"in": "../../etc/passwd"}, `parameter in: "../../etc/passwd" climbs out`},
 		{"climbing list item", map[string]any{"ins": []any{"ok.txt", "../x"}}, `parameter ins: item 1: "../x" climbs out`},
 		{"climbing joined name", map[string]any{"name": "../../x"}, `parameter name: "../../x" would leave`},
+		{"an output file joined to the work directory", map[string]any{"keep": "a/../k.csv"}, "tool --keep=/work/task/k.csv"},
+		{"absolute output joined", map[string]any{"keep": "/tmp/k.csv"}, `parameter keep: "/tmp/k.csv" is outside`},
+		{"absolute joined name", map[string]any{"name": "/etc/passwd"}, `parameter name: "/etc/passwd" would leave`},
 		{"option in a list", map[string]any{"words": []any{"--output=/tmp/x"}}, `parameter words: the value "--output=/tmp/x" begins with "-"`},
 		{"option after a flag", map[string]any{"mode": "--exec=sh"}, `parameter mode: the value "--exec=sh" begins with "-"`},
 		{"negative number", map[string]any{"n": -3}, "tool -n -3"},
