@@ -367,6 +367,11 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 		}
 		switch t := v.(type) {
 		case string:
+			if t == "" {
+				// No file named (a tool call's empty optional): absent.
+				delete(args, p.Name)
+				continue
+			}
 			abs, err := callerPath(work, p.IsOutput(), t)
 			if err != nil {
 				return nil, failf("skill %q: parameter %s: %v", sk.ID, p.Name, err)
