@@ -124,8 +124,9 @@ func WithMaxRunning(n int) Option { return func(c *config) { c.maxRunning = n } 
 func WithMaxQueued(n int) Option { return func(c *config) { c.maxQueued = n } }
 
 // WithTaskTTL sets how long a finished task can still be fetched (default
-// DefaultTaskTTL); WithMaxTasks how many finished tasks are kept at most
-// (default DefaultMaxTasks). Forgotten tasks answer TaskNotFound.
+// DefaultTaskTTL, at least a second, 0 for no limit); WithMaxTasks how many
+// finished tasks are kept at most (default DefaultMaxTasks, at least 1).
+// Forgotten tasks answer TaskNotFound.
 func WithTaskTTL(d time.Duration) Option { return func(c *config) { c.taskTTL = d } }
 
 // WithMaxTasks: see WithTaskTTL.

@@ -36,8 +36,17 @@ type doneTask struct {
 
 var _ taskstore.Store = (*taskStore)(nil)
 
-func newTaskStore(ttl time.Duration, max int) *taskStore {
-	return &taskStore{ttl: ttl, max: max, now: time.Now, tasks: map[a2a.TaskID]*taskstore.InMemory{},
+// minTaskTTL keeps a finished task long enough for a2a-go to read it back
+// and answer the request that ran it.
+const minTaskTTL = time.Second
+
+// newTaskStore returns a store that keeps finished tasks for ttl (at
+// least minTaskTTL; 0 for ever) and at most maxDone of them (at least 1).
+func newTaskStore(ttl time.Duration, maxDone int) *taskStore {
+	if ttl > 0 && ttl < minTaskTTL {
+		ttl = minTaskTTL
+	}
+	return &taskStore{ttl: ttl, max: max(maxDone, 1), now: time.Now, tasks: map[a2a.TaskID]*taskstore.InMemory{},
 		finished: map[a2a.TaskID]bool{}, empty: taskstore.NewInMemory(nil)}
 }
 
