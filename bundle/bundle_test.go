@@ -213,6 +213,31 @@ skills:
 			want: []string{"setup[0][1]: {{workdir}} is not available here", `skills[0].params.properties.bundle: "bundle" is a built-in template variable`},
 		},
 		{
+			name: "output file not marked",
+			yaml: `version: 1
+name: x
+description: y
+skills:
+  - id: a
+    name: A
+    description: d
+    params:
+      type: object
+      properties:
+        out: {type: string}
+        report: {type: string}
+        log: {type: string}
+        format: {type: string, enum: [json, text]}
+        ok: {type: string, format: output-path}
+    run: [tool, --output, "{{out}}", "--save-to={{report}}", "-o{{log}}", --out, "{{format}}", --outfile, "{{ok}}"]
+`,
+			want: []string{
+				"skills[0].run[2]: parameter out is passed to --output, an option for a file the tool writes, but its schema does not say it names a file (format: output-path)",
+				"skills[0].run[3]: parameter report is passed to --save-to",
+				"skills[0].run[4]: parameter log is passed to -o",
+			},
+		},
+		{
 			name: "syntax error",
 			yaml: "version: 1\nname: [x\n",
 			want: []string{"agent.yaml:2:7: syntax error"},

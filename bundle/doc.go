@@ -22,6 +22,12 @@
 //	if issues := sk.Check(args); issues != nil { ... }
 //	argv, err := sk.Argv(bundle.Vars{Repo: b.RepoDir(), Bundle: b.AbsDir(), Workdir: dir}, args)
 //
+// A parameter that names a file says so in its schema: format: path for a
+// file the run reads, format: output-path for one it writes; the host keeps
+// both inside the task's work directory. Load refuses a parameter that the
+// template passes to an output-file option (-o, --output, ...) without
+// saying it names a file (see OutputFlag).
+//
 // The built-in template variables are {{repo}} (the repo's directory),
 // {{bundle}} (the bundle's directory, where generated wrappers live beside
 // agent.yaml), {{workdir}} (the task's work directory) and {{port}} (a free

@@ -214,6 +214,7 @@ func (v *validator) skill(p string, sk *Skill) {
 			v.errf(p+".run", "missing (the argv template that performs the skill)")
 		} else {
 			v.command(p+".run", sk.Run, func(name string) bool { return IsBuiltin(name) || props[name] })
+			v.outputFiles(p, sk)
 		}
 	}
 	if sk.Stdin != "" {

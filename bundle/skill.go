@@ -57,6 +57,18 @@ func (sk *Skill) RunTimeout() time.Duration {
 	return DefaultTimeout
 }
 
+// Formats that mark a parameter as a file in the task's work directory.
+const (
+	FormatPath   = "path"        // a file the run reads (attached, or made of text)
+	FormatOutput = "output-path" // a file the run writes, returned as an artifact
+)
+
+// KeyAllowDash is the schema keyword by which a parameter says that a value
+// beginning with "-" may stand where an option would ("x-allow-dash": true):
+// without it the host refuses such a value unless the template puts "--"
+// before it.
+const KeyAllowDash = "x-allow-dash"
+
 // Param describes one declared parameter of a skill.
 type Param struct {
 	Name        string
@@ -66,10 +78,20 @@ type Param struct {
 	Required    bool
 	Default     any // nil when the schema gives none
 	HasDefault  bool
+	AllowDash   bool // the schema says x-allow-dash: true
+	Restricted  bool // the schema fixes the values (enum or const)
 }
 
-// IsPath reports whether the parameter names a file (format: path).
-func (p Param) IsPath() bool { return p.Format == "path" }
+// IsPath reports whether the parameter names a file the run reads (format:
+// path).
+func (p Param) IsPath() bool { return p.Format == FormatPath }
+
+// IsOutput reports whether the parameter names a file the run writes
+// (format: output-path).
+func (p Param) IsOutput() bool { return p.Format == FormatOutput }
+
+// IsFile reports whether the parameter names a file, read or written.
+func (p Param) IsFile() bool { return p.IsPath() || p.IsOutput() }
 
 // ParamList returns the skill's declared parameters, sorted by name with the
 // required ones first.
@@ -92,6 +114,10 @@ func (sk *Skill) ParamList() []Param {
 			p.Format, _ = m["format"].(string)
 			p.Description, _ = m["description"].(string)
 			p.Default, p.HasDefault = m["default"]
+			p.AllowDash, _ = m[KeyAllowDash].(bool)
+			_, enum := m["enum"]
+			_, konst := m["const"]
+			p.Restricted = enum || konst
 		}
 		out = append(out, p)
 	}

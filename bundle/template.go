@@ -68,8 +68,32 @@ func (v Vars) lookup(name string) (string, bool) {
 // such a flag makes it a switch: true keeps the flag alone, false drops it,
 // so [--json, "{{json}}"] gives "--json" or nothing. Objects are passed as
 // JSON.
+//
+// Expand checks nothing about the values: a caller that serves untrusted
+// arguments confines them first (the host does, see package a2a/host).
 func Expand(tmpl Command, vars Vars, args map[string]any) ([]string, error) {
-	var out []string
+	els, err := ExpandArgs(tmpl, vars, args)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(els))
+	for i, el := range els {
+		out[i] = el.Value
+	}
+	return out, nil
+}
+
+// Arg is one element of an expanded argv and where it came from.
+type Arg struct {
+	Value string
+	Index int    // the template element it was made from
+	Param string // the parameter whose value is in it, "" for literals and built-ins
+}
+
+// ExpandArgs is Expand, each element with its origin, so that a caller can
+// check what a parameter's value became.
+func ExpandArgs(tmpl Command, vars Vars, args map[string]any) ([]Arg, error) {
+	var out []Arg
 	for i, el := range tmpl {
 		names := Placeholders(el)
 		if len(names) == 1 && placeholderRE.FindString(el) == el && !IsBuiltin(names[0]) {
@@ -90,13 +114,14 @@ func Expand(tmpl Command, vars Vars, args map[string]any) ([]string, error) {
 					if err != nil {
 						return nil, fmt.Errorf("expand %s: %w", el, err)
 					}
-					out = append(out, s)
+					out = append(out, Arg{Value: s, Index: i, Param: names[0]})
 				}
 				continue
 			}
 		}
 		var missing bool
 		var ferr error
+		param := ""
 		s := placeholderRE.ReplaceAllStringFunc(el, func(m string) string {
 			name := placeholderRE.FindStringSubmatch(m)[1]
 			if IsBuiltin(name) {
@@ -105,6 +130,9 @@ func Expand(tmpl Command, vars Vars, args map[string]any) ([]string, error) {
 					ferr = fmt.Errorf("built-in {{%s}} has no value here", name)
 				}
 				return v
+			}
+			if param == "" {
+				param = name
 			}
 			v, ok := args[name]
 			if !ok || v == nil {
@@ -124,35 +152,35 @@ func Expand(tmpl Command, vars Vars, args map[string]any) ([]string, error) {
 			out = dropFlag(out, tmpl, i)
 			continue
 		}
-		out = append(out, s)
+		out = append(out, Arg{Value: s, Index: i, Param: param})
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("expand: empty argv")
 	}
-	if p := out[0]; strings.Contains(p, "/") && !filepath.IsAbs(p) && vars.Repo != "" {
-		out[0] = filepath.Join(vars.Repo, p)
+	if p := out[0].Value; strings.Contains(p, "/") && !filepath.IsAbs(p) && vars.Repo != "" {
+		out[0].Value = filepath.Join(vars.Repo, p)
 	}
 	return out, nil
 }
 
 // afterFlag reports whether the template's previous element was a literal
 // flag that is the last output element.
-func afterFlag(out []string, tmpl Command, i int) bool {
+func afterFlag(out []Arg, tmpl Command, i int) bool {
 	if i == 0 || len(out) == 0 {
 		return false
 	}
 	prev := tmpl[i-1]
-	return strings.HasPrefix(prev, "-") && len(Placeholders(prev)) == 0 && out[len(out)-1] == prev
+	return strings.HasPrefix(prev, "-") && len(Placeholders(prev)) == 0 && out[len(out)-1].Value == prev
 }
 
 // dropFlag removes the previous output element when the template's previous
 // element was a literal flag that introduced the dropped value.
-func dropFlag(out []string, tmpl Command, i int) []string {
+func dropFlag(out []Arg, tmpl Command, i int) []Arg {
 	if i == 0 || len(out) == 0 {
 		return out
 	}
 	prev := tmpl[i-1]
-	if strings.HasPrefix(prev, "-") && len(Placeholders(prev)) == 0 && out[len(out)-1] == prev {
+	if strings.HasPrefix(prev, "-") && len(Placeholders(prev)) == 0 && out[len(out)-1].Value == prev {
 		return out[:len(out)-1]
 	}
 	return out

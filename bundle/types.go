@@ -44,7 +44,7 @@ type Skill struct {
 	Examples    []string       `json:"examples,omitempty"`
 	InputModes  []string       `json:"input_modes,omitempty" jsonschema:"description=MIME types the skill accepts (default text/plain)."`
 	OutputModes []string       `json:"output_modes,omitempty" jsonschema:"description=MIME types the skill produces (default text/plain)."`
-	Params      map[string]any `json:"params,omitempty" jsonschema:"description=JSON Schema of the skill's arguments (type: object); format: path marks a file parameter."`
+	Params      map[string]any `json:"params,omitempty" jsonschema:"description=JSON Schema of the skill's arguments (type: object); format: path marks a file the run reads, format: output-path one it writes (both in the task's work directory); x-allow-dash: true lets a value begin with a dash where an option could stand."`
 	Run         Command        `json:"run,omitempty" jsonschema:"description=argv template: {{repo}} {{bundle}} {{workdir}} and {{param}} placeholders; never a shell."`
 	Stdin       string         `json:"stdin,omitempty" jsonschema:"description=\"{{param}}\": what the run reads on standard input — the file of a path parameter, or the text of any other; nothing when the parameter has no value."`
 	Timeout     Duration       `json:"timeout,omitzero"`

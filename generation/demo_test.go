@@ -3,6 +3,7 @@ package generation_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/agentnet/agentnet/bundle"
@@ -59,6 +60,16 @@ func TestStaticDemoQuality(t *testing.T) {
 			var gen []eval.SkillText
 			for _, sk := range b.Skills {
 				gen = append(gen, eval.SkillText{ID: sk.ID, Name: sk.Name, Description: sk.Description})
+			}
+			// A parameter the generator calls a file the tool writes is
+			// marked so, which is what keeps it in the task's work
+			// directory (a2a/host buildArgv).
+			for _, sk := range b.Skills {
+				for _, p := range sk.ParamList() {
+					if strings.Contains(p.Description, "the file is written in the task's work directory") && !p.IsOutput() {
+						t.Errorf("%s: skill %s: parameter %s is described as an output file but its format is %q, want %q", r.ID, sk.ID, p.Name, p.Format, bundle.FormatOutput)
+					}
+				}
 			}
 			m := eval.MatchSkills(gen, r.Skills, eval.DefaultMatchThreshold)
 			t.Logf("%s: precision %.0f%% recall %.0f%% supported=%v covered=%v", r.ID, 100*m.Precision, 100*m.Recall, m.Supported, m.Covered)

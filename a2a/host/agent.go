@@ -30,7 +30,7 @@ func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Se
 				return
 			}
 		}
-		req, err := requestFrom(ec)
+		req, err := requestFrom(ec, h.spool)
 		if err != nil {
 			yield(failed(ec, err.Error()), nil)
 			return
@@ -154,13 +154,20 @@ func agentText(ec *a2asrv.ExecutorContext, s string) *a2a.Message {
 	return a2a.NewMessageForTask(a2a.MessageRoleAgent, ec, a2a.NewTextPart(s))
 }
 
-// requestFrom turns the A2A message into a transport-neutral request.
-func requestFrom(ec *a2asrv.ExecutorContext) (*request, error) {
+// requestFrom turns the A2A message into a transport-neutral request; a
+// file part whose bytes went to the spool (see messageLimits) is taken
+// from there.
+func requestFrom(ec *a2asrv.ExecutorContext, sp *spool) (_ *request, err error) {
 	m := ec.Message
 	req := &request{taskID: string(ec.TaskID)}
 	if m == nil {
 		return nil, errors.New("no message")
 	}
+	defer func() {
+		if err != nil {
+			req.dropSpooled()
+		}
+	}()
 	for _, md := range []map[string]any{m.Metadata, ec.Metadata} {
 		for _, k := range SkillMetadataKeys {
 			if s, ok := md[k].(string); ok && s != "" && req.skill == "" {
@@ -172,6 +179,12 @@ func requestFrom(ec *a2asrv.ExecutorContext) (*request, error) {
 	for i, p := range m.Parts {
 		if p == nil {
 			continue
+		}
+		if token, ok := p.Metadata[spoolKey].(string); ok {
+			if file, ok := sp.take(token); ok {
+				req.files = append(req.files, inFile{name: p.Filename, mediaType: p.MediaType, spooled: file})
+				continue
+			}
 		}
 		switch c := p.Content.(type) {
 		case a2a.Text:

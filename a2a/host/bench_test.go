@@ -4,6 +4,7 @@ import (
 	"context"
 	"iter"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -68,14 +69,18 @@ func BenchmarkRoundTrip(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		srv := httptest.NewUnstartedServer(nil)
-		url := "http://" + srv.Listener.Addr().String() + "/"
+		// Served as serve does: every check, the default timeouts.
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			b.Fatal(err)
+		}
+		url := "http://" + ln.Addr().String() + "/"
 		h, err := host.New(bd, url, host.WithEnv(os.Environ()))
 		if err != nil {
 			b.Fatal(err)
 		}
-		srv.Config.Handler = h
-		srv.Start()
+		srv := h.Server(host.DefaultTimeouts)
+		go srv.Serve(ln)
 		defer func() {
 			h.Close()
 			srv.Close()

@@ -23,7 +23,8 @@
 //	b, err := bundle.Load("out/textkit")
 //	h, err := host.New(b, "http://127.0.0.1:8080/", host.WithLogger(logger), host.WithEnv(os.Environ()))
 //	defer h.Close()
-//	srv := &http.Server{Addr: "127.0.0.1:8080", Handler: h}
+//	srv := h.Server(host.DefaultTimeouts)
+//	srv.Addr = "127.0.0.1:8080"
 //	go srv.ListenAndServe()
 //
 // A bundle with serve brings its own A2A server instead: Start runs it on a
@@ -31,6 +32,21 @@
 // then serves that card with the server's URLs rewritten to the host's and
 // reverse-proxies everything else (JSON-RPC, server-sent events unbuffered)
 // to it, so that runtimes, registry and callers see one kind of agent.
+//
+// Every request first passes the guard (guard.go): its Host header must name
+// an address the host is served as (WithAllowHosts), a browser's Origin must
+// be its own or the one WithCORS allows, a POST must be application/json, and
+// its body must fit WithMaxBody and nest JSON at most WithMaxDepth deep —
+// checked on the raw bytes before a2a-go or mcp-go decode it. A message is
+// then held to WithMaxParts parts and WithMaxFileBytes of files, its large
+// files spooled to disk (limits.go). Every argv is built by one function,
+// buildArgv (argv.go), which keeps file parameters (format path and
+// output-path) inside the task's work directory and never lets a value
+// become an option. At most WithMaxRunning skills run at once, WithMaxQueued
+// more wait, and further tasks fail as busy; finished tasks are forgotten
+// after WithTaskTTL or beyond WithMaxTasks. Server gives an http.Server
+// with header, read, per-write and idle timeouts. SECURITY.md says all of it
+// for operators.
 //
 // A Host is safe for concurrent use; every task runs in its own goroutine
 // and process.

@@ -10,14 +10,16 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
-	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/agentnet/agentnet/bundle"
@@ -35,26 +37,45 @@ const (
 
 // Defaults of the options.
 const (
-	DefaultMaxBody   = 64 << 20 // bytes of one JSON-RPC request (a 10 MiB file is ~14 MiB as base64)
-	DefaultMaxOutput = 8 << 20  // bytes of a skill's standard output kept
-	DefaultMaxFiles  = 64       // output files returned per task
-	DefaultMaxFileMB = 32       // MiB of output files returned per task
-	stderrTail       = 4 << 10  // bytes of standard error quoted in a failed task
+	DefaultMaxBody      = 64 << 20         // bytes of one JSON-RPC or MCP request (a 32 MiB file is ~43 MiB as base64)
+	DefaultMaxDepth     = 64               // nesting of arrays and objects in a request
+	DefaultMaxParts     = 100              // parts of one message
+	DefaultMaxFileBytes = 32 << 20         // bytes of the files of one message (or MCP call)
+	DefaultMaxQueued    = 32               // tasks waiting for a free skill slot, beyond which the host is busy
+	DefaultTaskTTL      = 15 * time.Minute // how long a finished task can still be fetched
+	DefaultMaxTasks     = 1000             // finished tasks kept at most
+	DefaultMaxOutput    = 8 << 20          // bytes of a skill's standard output kept
+	DefaultMaxFiles     = 64               // output files returned per task
+	DefaultMaxFileMB    = 32               // MiB of output files returned per task
+	stderrTail          = 4 << 10          // bytes of standard error quoted in a failed task
 )
+
+// DefaultMaxRunning is how many skills run at once by default: one per
+// core.
+var DefaultMaxRunning = runtime.NumCPU()
 
 // Option configures a Host.
 type Option func(*config)
 
 type config struct {
-	logger    *slog.Logger
-	llm       *llm.Client
-	env       []string
-	workRoot  string
-	keepWork  bool
-	maxBody   int64
-	maxOutput int
-	heartbeat time.Duration
-	version   string
+	logger       *slog.Logger
+	llm          *llm.Client
+	env          []string
+	workRoot     string
+	keepWork     bool
+	maxBody      int64
+	maxDepth     int
+	maxParts     int
+	maxFileBytes int64
+	maxRunning   int
+	maxQueued    int
+	taskTTL      time.Duration
+	maxTasks     int
+	allowHosts   []string
+	cors         string
+	maxOutput    int
+	heartbeat    time.Duration
+	version      string
 
 	readyTimeout time.Duration
 	serverOutput io.Writer
@@ -79,8 +100,50 @@ func WithWorkRoot(dir string) Option { return func(c *config) { c.workRoot = dir
 // WithKeepWorkDirs keeps each task's work directory after the task ends.
 func WithKeepWorkDirs(keep bool) Option { return func(c *config) { c.keepWork = keep } }
 
-// WithMaxBody bounds the size of a request body.
+// WithMaxBody bounds the size of a request body (default DefaultMaxBody);
+// a larger one is refused with a JSON-RPC error before it is parsed.
 func WithMaxBody(n int64) Option { return func(c *config) { c.maxBody = n } }
+
+// WithMaxDepth bounds how deep a request's JSON nests arrays and objects
+// (default DefaultMaxDepth); a deeper one is refused before it is parsed.
+func WithMaxDepth(n int) Option { return func(c *config) { c.maxDepth = n } }
+
+// WithMaxParts bounds the parts of one message (default DefaultMaxParts).
+func WithMaxParts(n int) Option { return func(c *config) { c.maxParts = n } }
+
+// WithMaxFileBytes bounds the bytes of the files one message or MCP call
+// brings (default DefaultMaxFileBytes).
+func WithMaxFileBytes(n int64) Option { return func(c *config) { c.maxFileBytes = n } }
+
+// WithMaxRunning bounds the skills running at once (default
+// DefaultMaxRunning); further tasks wait in a queue of WithMaxQueued, and
+// beyond it fail at once, saying the agent is busy.
+func WithMaxRunning(n int) Option { return func(c *config) { c.maxRunning = n } }
+
+// WithMaxQueued bounds the tasks waiting to run (default DefaultMaxQueued).
+func WithMaxQueued(n int) Option { return func(c *config) { c.maxQueued = n } }
+
+// WithTaskTTL sets how long a finished task can still be fetched (default
+// DefaultTaskTTL, at least a second, 0 for no limit); WithMaxTasks how many
+// finished tasks are kept at most (default DefaultMaxTasks, at least 1).
+// Forgotten tasks answer TaskNotFound.
+func WithTaskTTL(d time.Duration) Option { return func(c *config) { c.taskTTL = d } }
+
+// WithMaxTasks: see WithTaskTTL.
+func WithMaxTasks(n int) Option { return func(c *config) { c.maxTasks = n } }
+
+// WithAllowHosts adds Host headers ("name:port") the host answers besides
+// its URL's host (and, for a loopback URL, every loopback name at its
+// port); a request naming any other is refused, as from a web page whose
+// name was rebound to this machine. serve adds the address it listens on.
+func WithAllowHosts(hosts ...string) Option {
+	return func(c *config) { c.allowHosts = append(c.allowHosts, hosts...) }
+}
+
+// WithCORS lets web pages of one origin ("https://app.example") call the
+// host; by default a request that carries another site's Origin is refused
+// and no CORS header is sent.
+func WithCORS(origin string) Option { return func(c *config) { c.cors = origin } }
 
 // WithMaxOutput bounds the standard output kept from a skill run.
 func WithMaxOutput(n int) Option { return func(c *config) { c.maxOutput = n } }
@@ -101,6 +164,20 @@ func WithReadyTimeout(d time.Duration) Option { return func(c *config) { c.ready
 // writer must be safe for concurrent use.
 func WithServerOutput(w io.Writer) Option { return func(c *config) { c.serverOutput = w } }
 
+// newConfig applies opts over the defaults.
+func newConfig(opts []Option) config {
+	cfg := config{maxBody: DefaultMaxBody, maxDepth: DefaultMaxDepth, maxParts: DefaultMaxParts, maxFileBytes: DefaultMaxFileBytes,
+		maxRunning: DefaultMaxRunning, maxQueued: DefaultMaxQueued, taskTTL: DefaultTaskTTL, maxTasks: DefaultMaxTasks,
+		maxOutput: DefaultMaxOutput, heartbeat: 5 * time.Second, readyTimeout: DefaultReadyTimeout}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if cfg.logger == nil {
+		cfg.logger = slog.New(slog.DiscardHandler)
+	}
+	return cfg
+}
+
 // Host serves one bundle. Create it with New and release it with Close.
 type Host struct {
 	b        *bundle.Bundle
@@ -112,11 +189,18 @@ type Host struct {
 	ownsRoot bool
 
 	mux   *http.ServeMux
+	guard *guard // the checks before mux
 	v1    http.Handler
 	v0    http.Handler
 	mcp   func() *server.MCPServer // built on first use; nil for a bundle with serve
 	agent *agent
 	own   *ownServer // the bundle's own server, for a bundle with serve
+
+	store *taskStore
+	spool *spool
+	slots chan struct{} // one per running skill
+	queue atomic.Int64  // tasks waiting for a slot
+	done  chan struct{} // closed by Close
 
 	mu       sync.Mutex
 	running  map[string]func() // task id → kill its process
@@ -142,17 +226,13 @@ func New(b *bundle.Bundle, url string, opts ...Option) (*Host, error) {
 // it and its card and health fail. Close stops the server. Such a host has
 // no MCP tools.
 func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*Host, error) {
-	cfg := config{maxBody: DefaultMaxBody, maxOutput: DefaultMaxOutput, heartbeat: 5 * time.Second, readyTimeout: DefaultReadyTimeout}
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if cfg.logger == nil {
-		cfg.logger = slog.New(slog.DiscardHandler)
-	}
+	cfg := newConfig(opts)
 	if msg := cards.CheckURL(url); msg != "" {
 		return nil, fmt.Errorf("host %s: %s", b.Name, msg)
 	}
-	h := &Host{b: b, url: url, cfg: cfg, log: cfg.logger.With("agent", b.Name), running: map[string]func(){}, canceled: map[string]bool{}}
+	h := &Host{b: b, url: url, cfg: cfg, log: cfg.logger.With("agent", b.Name), running: map[string]func(){}, canceled: map[string]bool{},
+		slots: make(chan struct{}, max(cfg.maxRunning, 1)), done: make(chan struct{})}
+	h.guard = &guard{hosts: allowedHosts(url, cfg.allowHosts), cors: cfg.cors, maxBody: cfg.maxBody, maxDepth: cfg.maxDepth}
 	if len(b.Serve) > 0 {
 		own, err := h.startOwn(ctx)
 		if err != nil {
@@ -164,6 +244,7 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 		h.mux.HandleFunc("GET "+LegacyCardPath, own.serveCard)
 		h.mux.HandleFunc("GET "+HealthPath, own.serveHealth)
 		h.mux.HandleFunc("/", own.serveProxy)
+		h.guard.next = h.mux
 		return h, nil
 	}
 	if len(b.Skills) == 0 {
@@ -185,11 +266,12 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 	}
 
 	h.agent = &agent{h: h}
-	store := taskstore.NewInMemory(nil)
+	h.spool = &spool{dir: filepath.Join(h.workRoot, ".spool")}
+	h.store = newTaskStore(cfg.taskTTL, cfg.maxTasks)
 	handler := a2asrv.NewHandler(h.agent,
 		a2asrv.WithLogger(h.log),
-		a2asrv.WithTaskStore(store),
-		a2asrv.WithCallInterceptors(finishedTaskGuard{store: store}),
+		a2asrv.WithTaskStore(h.store),
+		a2asrv.WithCallInterceptors(messageLimits{h: h}, finishedTaskGuard{store: h.store}),
 		a2asrv.WithCapabilityChecks(&h.card.Capabilities),
 		a2asrv.WithExecutionPanicHandler(func(r any) error {
 			h.log.Error("skill execution panicked", "panic", r)
@@ -202,7 +284,11 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 	// agent that is only ever called over A2A never holds its tools.
 	h.mcp = sync.OnceValue(h.newMCPServer)
 	mcpHTTP := sync.OnceValue(func() http.Handler {
-		return server.NewStreamableHTTPServer(h.mcp(), server.WithEndpointPath(MCPPath), server.WithDisableLocalhostProtection(true))
+		// mcp-go's own DNS-rebinding check (loopback connections must name
+		// a loopback host) stays on unless the operator allowed other
+		// names, which the guard then checks instead.
+		return server.NewStreamableHTTPServer(h.mcp(), server.WithEndpointPath(MCPPath),
+			server.WithDisableLocalhostProtection(!loopbackOnly(cfg.allowHosts)), server.WithSessionIdleTTL(cfg.taskTTL))
 	})
 
 	cardHandler := a2asrv.NewAgentCardHandler(a2av0.NewStaticAgentCardProducer(h.card))
@@ -219,6 +305,7 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "%s: an A2A agent. Card: %s · JSON-RPC (A2A 1.0 and 0.3): POST / · MCP: %s\n", h.card.Name, CardPath, MCPPath)
 	})
+	h.guard.next = h.mux
 	return h, nil
 }
 
@@ -229,25 +316,28 @@ func (h *Host) Card() *a2a.AgentCard { return h.card }
 // Bundle returns the served bundle.
 func (h *Host) Bundle() *bundle.Bundle { return h.b }
 
-// ServeHTTP implements http.Handler.
-func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+// ServeHTTP implements http.Handler: the guard's checks (Host, Origin,
+// Content-Type, body size and depth), then the endpoints.
+func (h *Host) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.guard.ServeHTTP(w, r) }
 
 // serveJSONRPC answers A2A 1.0 and 0.3 JSON-RPC at one URL: 0.3 methods are
 // spelled with a slash ("message/send"), 1.0 methods are not ("SendMessage").
 func (h *Host) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
-	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.cfg.maxBody))
+	data, err := bodyBytes(r) // the guard bounded it
 	if err != nil {
-		h.log.Warn("request body rejected", "err", err)
-		writeRPCError(w, -32600, fmt.Sprintf("request body larger than %d bytes", h.cfg.maxBody))
+		writeRPCError(w, -32700, "the request body could not be read")
 		return
 	}
 	var peek rpcPeek
 	_ = json.Unmarshal(data, &peek) // a malformed body is the protocol handler's to report
 	r.Body = io.NopCloser(bytes.NewReader(data))
 	if peek.isNotification() {
-		// Processed, never answered (JSON-RPC 2.0 §4.1).
-		defer w.WriteHeader(http.StatusNoContent) // w is the real writer here
-		w = &discard{}
+		// Never answered (JSON-RPC 2.0 §4.1), and never run: a
+		// notification is how a web page or a careless client would start
+		// work that nobody waits for, so the host does none.
+		h.log.Info("notification ignored", "method", peek.Method)
+		w.WriteHeader(http.StatusNoContent)
+		return
 	}
 	// a2av0 writes errors without a Content-Type; streams set their own.
 	w.Header().Set("Content-Type", "application/json")
@@ -327,6 +417,9 @@ func (h *Host) Close() error {
 		return nil
 	}
 	h.mu.Lock()
+	if !h.closed {
+		close(h.done)
+	}
 	h.closed = true
 	kills := make([]func(), 0, len(h.running))
 	for _, k := range h.running {
@@ -337,6 +430,7 @@ func (h *Host) Close() error {
 		k()
 	}
 	h.wg.Wait()
+	h.spool.clear()
 	if h.ownsRoot {
 		return os.RemoveAll(h.workRoot)
 	}

@@ -61,6 +61,16 @@ type inFile struct {
 	name      string
 	mediaType string
 	data      []byte
+	spooled   string // the file holding the bytes instead of data, or ""
+}
+
+// dropSpooled removes the spooled files of a request that will not run.
+func (r *request) dropSpooled() {
+	for _, f := range r.files {
+		if f.spooled != "" {
+			os.Remove(f.spooled)
+		}
+	}
 }
 
 // outcome is the answer to a request.
@@ -95,6 +105,7 @@ var errKilled = &failure{msg: "canceled"}
 func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) (*outcome, error) {
 	work := filepath.Join(h.workRoot, safeName(req.taskID, "task"))
 	if err := os.MkdirAll(work, 0o755); err != nil {
+		req.dropSpooled()
 		return nil, fmt.Errorf("work directory: %w", err)
 	}
 	if !h.cfg.keepWork {
@@ -102,6 +113,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	}
 	saved, err := saveFiles(work, req.files)
 	if err != nil {
+		req.dropSpooled()
 		return nil, err
 	}
 
@@ -126,9 +138,9 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		}
 		return nil, failf("skill %q: invalid arguments: %s", sk.ID, strings.Join(lines, "; "))
 	}
-	argv, err := sk.Argv(bundle.Vars{Repo: h.b.RepoDir(), Bundle: h.b.AbsDir(), Workdir: work, Port: freePortOrZero(sk)}, args)
+	argv, err := buildArgv(sk, bundle.Vars{Repo: h.b.RepoDir(), Bundle: h.b.AbsDir(), Workdir: work, Port: freePortOrZero(sk)}, args)
 	if err != nil {
-		return nil, failf("skill %q: %v", sk.ID, err)
+		return nil, err
 	}
 	stdin, err := stdinOf(sk, args)
 	if err != nil {
@@ -147,6 +159,11 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		}
 		return nil
 	})
+	release, err := h.acquire(ctx, progress)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	if progress != nil {
 		progress(fmt.Sprintf("running skill %s", sk.ID))
 	}
@@ -283,12 +300,25 @@ func saveFiles(work string, files []inFile) ([]string, error) {
 			name = fmt.Sprintf("%s-%d%s", base, n, ext)
 		}
 		taken[name] = true
-		if err := os.WriteFile(filepath.Join(work, name), f.data, 0o644); err != nil {
+		if err := saveFile(filepath.Join(work, name), f); err != nil {
 			return nil, fmt.Errorf("save input file %q: %w", name, err)
 		}
 		names = append(names, name)
 	}
 	return names, nil
+}
+
+// saveFile writes one attached file: its spooled bytes are moved, not
+// copied through memory.
+func saveFile(dest string, f inFile) error {
+	if f.spooled == "" {
+		return os.WriteFile(dest, f.data, 0o644)
+	}
+	if err := os.Rename(f.spooled, dest); err != nil {
+		os.Remove(f.spooled)
+		return err
+	}
+	return os.Chmod(dest, 0o644)
 }
 
 func extFor(mediaType string) string {
@@ -327,28 +357,37 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 			args[k] = v
 		}
 	}
-	// Path arguments given by name refer to the attached files.
+	// File arguments given by name refer to the attached files (or name
+	// the file the run writes): never an absolute path, never one that
+	// climbs out of the work directory.
 	for _, p := range params {
 		v, ok := args[p.Name]
-		if !ok || !p.IsPath() {
+		if !ok || !p.IsFile() {
 			continue
 		}
 		switch t := v.(type) {
 		case string:
-			abs, err := inside(work, t)
+			if t == "" {
+				// No file named (a tool call's empty optional): absent.
+				delete(args, p.Name)
+				continue
+			}
+			abs, err := callerPath(work, p.IsOutput(), t)
 			if err != nil {
 				return nil, failf("skill %q: parameter %s: %v", sk.ID, p.Name, err)
 			}
 			args[p.Name] = abs
 		case []any:
+			list := make([]any, len(t))
 			for i, item := range t {
 				s, _ := item.(string)
-				abs, err := inside(work, s)
+				abs, err := callerPath(work, p.IsOutput(), s)
 				if err != nil {
 					return nil, failf("skill %q: parameter %s[%d]: %v", sk.ID, p.Name, i, err)
 				}
-				t[i] = abs
+				list[i] = abs
 			}
+			args[p.Name] = list
 		}
 	}
 	// Files go to the parameters that take them (see bindFiles).
@@ -550,25 +589,6 @@ func requiredOf(ps []bundle.Param) []bundle.Param {
 		}
 	}
 	return out
-}
-
-// inside resolves a file argument against the work directory and refuses
-// one that would leave it.
-func inside(work, p string) (string, error) {
-	if p == "" {
-		return "", fmt.Errorf("empty path")
-	}
-	if filepath.IsAbs(p) {
-		if rel, err := filepath.Rel(work, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			return filepath.Clean(p), nil
-		}
-		return "", fmt.Errorf("%q is outside the task's work directory; attach the file instead", p)
-	}
-	clean := filepath.Clean(p)
-	if clean == ".." || strings.HasPrefix(clean, "../") {
-		return "", fmt.Errorf("%q climbs out of the task's work directory", p)
-	}
-	return filepath.Join(work, clean), nil
 }
 
 // textExt is the extension a file made of text gets (see sniff.Text).

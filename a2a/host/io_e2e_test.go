@@ -89,7 +89,7 @@ skills:
       properties:
         input: {type: string, format: path}
         in: {type: string, description: The format of the input data.}
-        out: {type: string, description: The format of the output data.}
+        out: {type: string, description: The format of the output data., pattern: "^[A-Za-z0-9][A-Za-z0-9._+-]*$"}
     stdin: "{{input}}"
     run: [python3, -c, "import sys; print(sys.argv[1:], len(sys.stdin.read()))", --in, "{{in}}", --out, "{{out}}"]
   - id: highlight

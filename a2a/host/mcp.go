@@ -77,10 +77,14 @@ func (h *Host) callTool(ctx context.Context, sk *bundle.Skill, args map[string]a
 	for k, v := range args {
 		req.args[k] = v
 	}
+	var total int64
 	for _, p := range sk.ParamList() {
 		content, ok := args[p.Name].(string)
 		if !ok || !p.IsPath() {
 			continue
+		}
+		if total += int64(len(content)); total > h.cfg.maxFileBytes {
+			return mcp.NewToolResultError(fmt.Sprintf("the call's files hold more than %d bytes, this agent's limit (--max-file-bytes)", h.cfg.maxFileBytes)), nil
 		}
 		name := safeName(p.Name+textExt(content), "input.txt")
 		req.files = append(req.files, inFile{name: name, data: []byte(content)})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
@@ -47,17 +46,3 @@ type rpcPeek struct {
 // isNotification reports whether the request is a notification: a method
 // without an id member.
 func (p *rpcPeek) isNotification() bool { return p.Method != "" && p.ID == nil }
-
-// discard is a ResponseWriter that drops the response to a notification,
-// which JSON-RPC 2.0 §4.1 forbids answering.
-type discard struct{ h http.Header }
-
-func (d *discard) Header() http.Header {
-	if d.h == nil {
-		d.h = http.Header{}
-	}
-	return d.h
-}
-func (*discard) Write(p []byte) (int, error) { return len(p), nil }
-func (*discard) WriteHeader(int)             {}
-func (*discard) Flush()                      {}

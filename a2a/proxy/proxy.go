@@ -58,6 +58,10 @@ func WithLogger(l *slog.Logger) Option { return func(p *Proxy) { p.log = l } }
 // note to the proxy and is not passed on to the agent.
 func WithTagHeader(name string) Option { return func(p *Proxy) { p.tagHeader = name } }
 
+// WithTimeouts sets the timeouts of the server Listen starts (default
+// DefaultTimeouts).
+func WithTimeouts(t Timeouts) Option { return func(p *Proxy) { p.timeouts = t } }
+
 // Proxy forwards requests to one agent and records them. It is an
 // http.Handler; Listen serves it on a port of its own.
 type Proxy struct {
@@ -69,6 +73,7 @@ type Proxy struct {
 	maxRecord    int
 	rewriteCards bool
 	tagHeader    string
+	timeouts     Timeouts
 	log          *slog.Logger
 	rp           *httputil.ReverseProxy
 }
@@ -93,6 +98,7 @@ func New(agent, upstream string, rec Recorder, opts ...Option) (*Proxy, error) {
 		rec:          rec,
 		maxRecord:    DefaultMaxRecord,
 		rewriteCards: true,
+		timeouts:     DefaultTimeouts,
 	}
 	for _, o := range opts {
 		o(p)

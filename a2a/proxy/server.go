@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"time"
@@ -18,6 +19,67 @@ type Server struct {
 	done chan struct{}
 }
 
+// Timeouts bound how long one client connection may hold the proxy: Header
+// to send a request's header, Read to send the whole request, Write for
+// each write of an answer to be taken (a stream lasts as long as it is
+// read), Idle between requests. Zero means no limit.
+type Timeouts struct {
+	Header, Read, Write, Idle time.Duration
+}
+
+// DefaultTimeouts are a proxy server's timeouts unless WithTimeouts says
+// otherwise.
+var DefaultTimeouts = Timeouts{Header: 10 * time.Second, Read: time.Minute, Write: time.Minute, Idle: 2 * time.Minute}
+
+// withDeadlines lifts the server's read deadline once a request's body is
+// read (left in place it would cancel an exchange still being answered)
+// and gives every write of the answer d to complete.
+func withDeadlines(next http.Handler, d time.Duration) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		if r.Body == nil || r.Body == http.NoBody {
+			_ = rc.SetReadDeadline(time.Time{})
+		} else {
+			r.Body = &liftOnEOF{ReadCloser: r.Body, rc: rc}
+		}
+		if d > 0 {
+			w = &deadlineWriter{ResponseWriter: w, rc: rc, d: d}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// liftOnEOF lifts the connection's read deadline when the body ends.
+type liftOnEOF struct {
+	io.ReadCloser
+	rc *http.ResponseController
+}
+
+func (b *liftOnEOF) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err == io.EOF {
+		_ = b.rc.SetReadDeadline(time.Time{})
+	}
+	return n, err
+}
+
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+	d  time.Duration
+}
+
+func (w *deadlineWriter) extend() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.d)) }
+
+func (w *deadlineWriter) WriteHeader(code int) { w.extend(); w.ResponseWriter.WriteHeader(code) }
+
+func (w *deadlineWriter) Write(p []byte) (int, error) { w.extend(); return w.ResponseWriter.Write(p) }
+
+func (w *deadlineWriter) Flush() { w.extend(); _ = w.rc.Flush() }
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
 // ShutdownTimeout bounds how long Close waits for exchanges in flight
 // before it cuts them.
 const ShutdownTimeout = 2 * time.Second
@@ -29,9 +91,14 @@ func (p *Proxy) Listen(addr string) (*Server, error) {
 		return nil, fmt.Errorf("proxy %s: listen on %s: %w", p.agent, addr, err)
 	}
 	s := &Server{
-		URL:  "http://" + ln.Addr().String(),
-		p:    p,
-		srv:  &http.Server{Handler: p, ReadHeaderTimeout: 10 * time.Second},
+		URL: "http://" + ln.Addr().String(),
+		p:   p,
+		srv: &http.Server{
+			Handler:           withDeadlines(p, p.timeouts.Write),
+			ReadHeaderTimeout: p.timeouts.Header,
+			ReadTimeout:       p.timeouts.Read,
+			IdleTimeout:       p.timeouts.Idle,
+		},
 		done: make(chan struct{}),
 	}
 	go func() {

@@ -520,15 +520,26 @@ func flagSchema(f *Flag) map[string]any {
 	switch {
 	case typ == "array":
 		item := map[string]any{"type": orString(f.Item)}
-		if isPathFlag(f) && !isOutput(f) {
-			item["format"] = "path"
-			s["format"] = "path"
+		switch {
+		case isOutput(f):
+			item["format"] = bundle.FormatOutput
+			s["format"] = bundle.FormatOutput
+		case isPathFlag(f):
+			item["format"] = bundle.FormatPath
+			s["format"] = bundle.FormatPath
 		}
 		s["items"] = item
 	case isOutput(f):
+		// The host confines a file parameter to the task's work directory.
+		s["format"] = bundle.FormatOutput
 		desc = strings.TrimSpace(desc + " A file name: the file is written in the task's work directory and returned.")
 	case isPathFlag(f) && typ == "string":
-		s["format"] = "path"
+		s["format"] = bundle.FormatPath
+	case typ == "string" && len(f.Choices) == 0 && (f.Long != "" && bundle.OutputFlag("--"+f.Long) || f.Long == "" && bundle.OutputFlag("-"+f.Short)):
+		// An output option judged to take a format or a name, not a
+		// file ("--output FORMAT"): its value is held to a plain name,
+		// which the bundle's loader accepts beside such an option.
+		s["pattern"] = bundle.NamePattern
 	}
 	if desc != "" {
 		s["description"] = desc
@@ -599,6 +610,9 @@ func negationSchema(f *Flag) map[string]any {
 // may be left out and is then joined to it ("--color=always").
 func optionalValueSchema(f *Flag) map[string]any {
 	s := map[string]any{"type": "string"}
+	if isOutput(f) {
+		s["format"] = bundle.FormatOutput
+	}
 	if d := sentence(f.Help); d != "" {
 		s["description"] = sentence("The value of --" + f.Long + ": " + strings.TrimSuffix(d, "."))
 	}

@@ -497,8 +497,9 @@ func goArgs(fl *ast.FieldList, doc *ast.CommentGroup, named map[string]string, p
 			}
 			used[name] = true
 			a.name = name
-			if a.gtype == "string" && outParamRE.MatchString(name) {
+			if a.gtype == "string" && outParamRE.MatchString(name) && (!ambiguousOutRE.MatchString(name) || fileDocRE.MatchString(doc.Text())) {
 				schema["description"] = "A file name: the file is written in the task's work directory and returned."
+				schema["format"] = bundle.FormatOutput
 			} else if a.gtype == "string" && pathParamRE.MatchString(name) && (!bareRE.MatchString(name) || fileDocRE.MatchString(doc.Text())) {
 				// A bare "path" is a file's only when the doc speaks of
 				// files: gjson.Get's path is "name.last".

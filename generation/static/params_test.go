@@ -95,11 +95,13 @@ func TestFlagSchemaKinds(t *testing.T) {
 		want map[string]any
 	}{
 		{"a format named out", Flag{Long: "out", Metavar: "OUT", Type: "string", Help: "The format of the output data"},
-			map[string]any{"type": "string", "description": "The format of the output data."}},
+			map[string]any{"type": "string", "pattern": bundle.NamePattern, "description": "The format of the output data."}},
 		{"an output format", Flag{Long: "output", Short: "o", Metavar: "string", Type: "string", Help: "output format (default text)"},
-			map[string]any{"type": "string", "description": "Output format (default text)."}},
+			map[string]any{"type": "string", "pattern": bundle.NamePattern, "description": "Output format (default text)."}},
 		{"an output file", Flag{Long: "output", Metavar: "FILE", Type: "string", Help: "write the result to FILE"},
-			map[string]any{"type": "string", "description": "Write the result to FILE. A file name: the file is written in the task's work directory and returned."}},
+			map[string]any{"type": "string", "format": "output-path", "description": "Write the result to FILE. A file name: the file is written in the task's work directory and returned."}},
+		{"an output file whose value may be left out", Flag{Long: "output", Metavar: "FILE", Type: "string", OptionalValue: true, Help: "write the result to FILE"},
+			map[string]any{"type": []any{"boolean", "string"}, "format": "output-path", "description": "Write the result to FILE. A file name: the file is written in the task's work directory and returned."}},
 		{"a default in the home directory", Flag{Long: "global-config", Metavar: "FILENAME", Type: "string", Default: "/root/.config/pep8", Help: "path to a global pep8 config file"},
 			map[string]any{"type": "string", "format": "path", "description": "Path to a global pep8 config file."}},
 		{"a default under ~", Flag{Long: "cache", Metavar: "DIR", Type: "string", Default: "~/.cache/tool"},

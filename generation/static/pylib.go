@@ -125,10 +125,12 @@ var (
 	// (gjson.Get).
 	containerNameRE = lazyregexp.New(`^(keys|values|items|get|update|pop|append|extend|insert|index|count|sort|reverse|copy|clone)$`)
 	pathParamRE     = lazyregexp.New(`(?i)(^|_)(path|paths|file|files|filename|filenames|fname|filepath|infile|dir|directory|folder|fpath)$`)
-	outParamRE      = lazyregexp.New(`(?i)^(out|output|outfile|out_file|out_path|output_path|output_file|outpath|dest|destination|dest_path|save_path|save_to|target_path|output_dir|out_dir|outdir)$`)
-	variantAffixR   = lazyregexp.New(`^(?:a|i|try_|must_)?(.+?)(?:_(?:file|files|path|paths|str|string|strings|text|texts|many|all|batch|list|iter|async|bytes|raw|fast|safe|from_\w+))?$`)
-	exceptionRE     = lazyregexp.New(`(Error|Exception|Warning|Exit|Interrupt)$`)
-	abstractRE      = lazyregexp.New(`(^|\.)(ABC|Protocol|Enum|IntEnum|StrEnum|Flag|IntFlag|TypedDict|NamedTuple|Exception|BaseException|Warning|Generic)(\[|$)`)
+	// ambiguousOutRE are output names that are as often something else.
+	ambiguousOutRE = lazyregexp.New(`(?i)^(dest|destination)$`)
+	outParamRE     = lazyregexp.New(`(?i)^(out|output|outfile|out_file|out_path|output_path|output_file|outpath|dest|destination|dest_path|save_path|save_to|target_path|output_dir|out_dir|outdir)$`)
+	variantAffixR  = lazyregexp.New(`^(?:a|i|try_|must_)?(.+?)(?:_(?:file|files|path|paths|str|string|strings|text|texts|many|all|batch|list|iter|async|bytes|raw|fast|safe|from_\w+))?$`)
+	exceptionRE    = lazyregexp.New(`(Error|Exception|Warning|Exit|Interrupt)$`)
+	abstractRE     = lazyregexp.New(`(^|\.)(ABC|Protocol|Enum|IntEnum|StrEnum|Flag|IntFlag|TypedDict|NamedTuple|Exception|BaseException|Warning|Generic)(\[|$)`)
 )
 
 // pyLibrarySkills turns a library's public API into skills run by a
@@ -512,6 +514,16 @@ func pyParams(params []pyParam, doc *pyDoc, used map[string]bool) ([]wrapParam, 
 				continue
 			}
 			return nil, nil, nil, false
+		}
+		if conv == "outpath" && ambiguousOutRE.MatchString(p.Name) && !fileDocRE.MatchString(ddesc) {
+			// "destination" is a file only when the doc says so; a route's
+			// destination is a place.
+			schema, conv = map[string]any{"type": "string"}, "str"
+		}
+		if conv == "outpath" {
+			// The host confines a file parameter to the task's work
+			// directory.
+			schema["format"] = bundle.FormatOutput
 		}
 		if d := sentence(ddesc); d != "" {
 			if conv == "outpath" {

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"net/http"
 	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/bundle"
@@ -24,6 +24,7 @@ func newServeCmd(env *Env) *cobra.Command {
 		mcpStdio, setup     bool
 		noCheck, verbose    bool
 		keepWork, asJSON    bool
+		lim                 hostLimits
 	)
 	cmd := &cobra.Command{
 		Use:   "serve BUNDLE",
@@ -80,6 +81,7 @@ and its arguments for messages that name no skill; otherwise BM25 does.`,
 				}
 			}
 			opts := []host.Option{host.WithLogger(logger), host.WithEnv(childEnv), host.WithKeepWorkDirs(keepWork), host.WithServerOutput(env.Stderr)}
+			opts = append(opts, lim.options()...)
 			if workRoot != "" {
 				opts = append(opts, host.WithWorkRoot(workRoot))
 			}
@@ -96,7 +98,7 @@ and its arguments for messages that name no skill; otherwise BM25 does.`,
 				defer h.Close()
 				return h.ServeStdio(ctx, env.Stdin, env.Stdout)
 			}
-			return serveHTTP(ctx, env, b, serveAt{addr: addr, url: url, asJSON: asJSON}, logger, opts)
+			return serveHTTP(ctx, env, b, serveAt{addr: addr, url: url, asJSON: asJSON, timeouts: lim.timeouts}, logger, opts)
 		},
 	}
 	f := cmd.Flags()
@@ -109,13 +111,58 @@ and its arguments for messages that name no skill; otherwise BM25 does.`,
 	f.StringVar(&workRoot, "work-dir", "", "directory for the tasks' work directories (default: a temporary one)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log each task on stderr")
 	f.BoolVar(&asJSON, "json", false, `print the ready line as one JSON object: {"url", "agent", "listen", "skills"}`)
+	lim.flags(f)
 	return cmd
+}
+
+// hostLimits are serve's flags for what a caller may reach and spend; see
+// SECURITY.md, Hosted agents.
+type hostLimits struct {
+	allowHosts   []string
+	cors         string
+	maxBody      int64
+	maxDepth     int
+	maxParts     int
+	maxFileBytes int64
+	maxRunning   int
+	maxQueued    int
+	taskTTL      time.Duration
+	maxTasks     int
+	timeouts     host.Timeouts
+}
+
+func (l *hostLimits) flags(f *pflag.FlagSet) {
+	f.StringArrayVar(&l.allowHosts, "allow-host", nil, "also answer requests whose Host header is this HOST:PORT (repeatable; default: only the addresses served on)")
+	f.StringVar(&l.cors, "cors", "", "let web pages of this ORIGIN (https://app.example) call the agent (default: none)")
+	f.Int64Var(&l.maxBody, "max-body", host.DefaultMaxBody, "bytes of one request body")
+	f.IntVar(&l.maxDepth, "max-depth", host.DefaultMaxDepth, "nesting of arrays and objects in a request's JSON")
+	f.IntVar(&l.maxParts, "max-parts", host.DefaultMaxParts, "parts of one message")
+	f.Int64Var(&l.maxFileBytes, "max-file-bytes", host.DefaultMaxFileBytes, "bytes of the files of one message or MCP call")
+	f.IntVar(&l.maxRunning, "max-running", host.DefaultMaxRunning, "skills running at once (default: the number of cores)")
+	f.IntVar(&l.maxQueued, "max-queued", host.DefaultMaxQueued, "tasks waiting for a running slot; beyond them the agent answers busy")
+	f.DurationVar(&l.taskTTL, "task-ttl", host.DefaultTaskTTL, "how long a finished task can still be fetched")
+	f.IntVar(&l.maxTasks, "max-tasks", host.DefaultMaxTasks, "finished tasks kept at most")
+	f.DurationVar(&l.timeouts.Header, "header-timeout", host.DefaultTimeouts.Header, "time to send a request's header")
+	f.DurationVar(&l.timeouts.Read, "read-timeout", host.DefaultTimeouts.Read, "time to send a whole request, body included")
+	f.DurationVar(&l.timeouts.Write, "write-timeout", host.DefaultTimeouts.Write, "time for each write of a response to be read (a stream lasts as long as it is read)")
+	f.DurationVar(&l.timeouts.Idle, "idle-timeout", host.DefaultTimeouts.Idle, "time a kept-alive connection may wait for its next request")
+}
+
+func (l *hostLimits) options() []host.Option {
+	opts := []host.Option{host.WithMaxBody(l.maxBody), host.WithMaxDepth(l.maxDepth), host.WithMaxParts(l.maxParts),
+		host.WithMaxFileBytes(l.maxFileBytes), host.WithMaxRunning(l.maxRunning), host.WithMaxQueued(l.maxQueued),
+		host.WithTaskTTL(l.taskTTL), host.WithMaxTasks(l.maxTasks), host.WithAllowHosts(l.allowHosts...)}
+	if l.cors != "" {
+		opts = append(opts, host.WithCORS(l.cors))
+	}
+	return opts
 }
 
 // serveAt is where serveHTTP listens and how it says it is ready.
 type serveAt struct {
 	addr, url string
 	asJSON    bool
+	timeouts  host.Timeouts
 }
 
 // readyLine is serve's ready line with --json.
@@ -135,6 +182,9 @@ func serveHTTP(ctx context.Context, env *Env, b *bundle.Bundle, at serveAt, logg
 	if url == "" {
 		url = advertised(ln.Addr().(*net.TCPAddr))
 	}
+	// The address listened on is one the agent is served as, beside its
+	// URL (0.0.0.0:8080 in a container: its loopback names at 8080).
+	opts = append(opts, host.WithAllowHosts(ln.Addr().String()))
 	h, err := host.Start(ctx, b, url, opts...)
 	if err != nil {
 		ln.Close()
@@ -150,7 +200,7 @@ func serveHTTP(ctx context.Context, env *Env, b *bundle.Bundle, at serveAt, logg
 	// is accepted: a host whose card answers has settled. Connections that
 	// arrive meanwhile wait in the listener's backlog.
 	debug.FreeOSMemory()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := h.Server(at.timeouts)
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	if at.asJSON {
