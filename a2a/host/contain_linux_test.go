@@ -69,3 +69,28 @@ echo done
 		})
 	}
 }
+
+// TestOwnServerDaemonEndsOnClose serves a bundle whose own server first
+// daemonises a process into a session of its own (setsid): when the host
+// closes, that process is gone too (checked by pid), not only the
+// server's process group.
+func TestOwnServerDaemonEndsOnClose(t *testing.T) {
+	t.Parallel()
+	serveArgv := `[sh, -c, "setsid sh -c 'sleep 300 & echo $! > daemon.pid.tmp; mv daemon.pid.tmp daemon.pid' & while [ ! -s daemon.pid ]; do sleep 0.01; done; exec python3 server.py --port {{port}}"]`
+	s, _ := serveOwn(t, serveArgv)
+	data, err := os.ReadFile(filepath.Join(s.Dir, "daemon.pid"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatalf("daemon.pid = %q: %v", data, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close() error = %v", err)
+	}
+	if !proctest.Gone(pid, 5*time.Second) {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("the own server's daemonised process %d outlived the host", pid)
+	}
+}

@@ -41,6 +41,7 @@ type ownServer struct {
 	output   *syncTail // the tail of the server's standard error and output
 
 	pid     int
+	group   *proc.Group   // every process the server starts, daemonised ones too
 	done    chan struct{} // closed once the server has exited
 	exitErr error         // why it exited; set before done is closed
 
@@ -95,12 +96,13 @@ func (h *Host) startOwn(ctx context.Context) (*ownServer, error) {
 		out = io.MultiWriter(o.output, h.cfg.serverOutput)
 	}
 	cmd.Stdout, cmd.Stderr = out, out
-	proc.SetGroup(cmd)
 	// Grandchildren may hold the output pipes open after the server exits;
 	// the wait for them is short, so that a crash shows at once, and they
 	// are killed with the group right after.
 	cmd.WaitDelay = 250 * time.Millisecond
-	if err := cmd.Start(); err != nil {
+	o.group = proc.NewGroup()
+	if err := o.group.Start(cmd); err != nil {
+		_ = o.group.Kill()
 		return nil, fmt.Errorf("start server %q: %w", argv[0], err)
 	}
 	o.pid = cmd.Process.Pid
@@ -118,7 +120,7 @@ func (h *Host) startOwn(ctx context.Context) (*ownServer, error) {
 func (o *ownServer) wait(cmd *exec.Cmd) {
 	err := cmd.Wait()
 	// Whatever the server left running in its group goes with it.
-	_ = proc.KillGroup(o.pid)
+	_ = o.group.Kill()
 	if err == nil {
 		err = errors.New("exited with status 0")
 	}
@@ -336,7 +338,7 @@ func (o *ownServer) stop() {
 	select {
 	case <-o.done:
 	case <-time.After(3 * time.Second):
-		_ = proc.KillGroup(o.pid)
+		_ = o.group.Kill()
 		<-o.done
 	}
 	o.client.CloseIdleConnections()
