@@ -158,3 +158,21 @@ func TestResumeOlderRun(t *testing.T) {
 		t.Errorf("Resume of an older run with another router = %v, want a mismatch", err)
 	}
 }
+// TestWriteHTMLProvenance renders a report of a run with provenance: the
+// page names the agentnet build and the host that made it.
+func TestWriteHTMLProvenance(t *testing.T) {
+	t.Parallel()
+	r := &Results{Suite: "s", Provenance: &Provenance{
+		Agentnet: "v1.2.3", Commit: "abc123", Host: "build-7",
+		Started: time.Date(2026, 12, 2, 6, 0, 0, 0, time.UTC),
+	}}
+	var buf bytes.Buffer
+	if err := WriteHTML(&buf, r); err != nil {
+		t.Fatalf("WriteHTML() error = %v", err)
+	}
+	for _, want := range []string{"agentnet v1.2.3 (commit abc123)", "build-7"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("WriteHTML() page lacks %q", want)
+		}
+	}
+}
