@@ -5,7 +5,7 @@ GO ?= go
 
 test:
 	./scripts/test-demo-repos
-	$(GO) test -race ./...
+	$(GO) test -race -timeout 30m ./...
 
 # Everything CI checks, plus formatting and module tidiness.
 check:
