@@ -2,6 +2,7 @@ package orchestrator_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -23,6 +24,7 @@ import (
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/cards"
+	"github.com/agentnet/agentnet/internal/proc"
 	"github.com/agentnet/agentnet/orchestrator"
 	"github.com/agentnet/agentnet/registry"
 )
@@ -35,6 +37,10 @@ func TestMain(m *testing.M) {
 	if dir := os.Getenv(childHostEnv); dir != "" {
 		os.Exit(serveChild(dir))
 	}
+	// Skills run in proc.Groups, whose containment starts one watcher
+	// process (and a goroutine waiting for it) for the life of the test
+	// binary: start it before any test takes its baseline.
+	proc.Containment()
 	os.Exit(m.Run())
 }
 
@@ -325,7 +331,7 @@ func children() []int {
 		}
 		f := strings.Fields(s[i+1:])
 		if len(f) > 1 {
-			if ppid, _ := strconv.Atoi(f[1]); ppid == self {
+			if ppid, _ := strconv.Atoi(f[1]); ppid == self && !isWatcher(pid) {
 				out = append(out, pid)
 			}
 		}
@@ -343,4 +349,11 @@ func stepSummary(res *orchestrator.Result) string {
 		fmt.Fprintf(&b, "[%d %s→%s %s %s] ", st.Step, st.Expected, name, st.Outcome, st.Detail)
 	}
 	return b.String()
+}
+
+// isWatcher reports whether pid is proc's containment watcher, which lives
+// as long as the test binary.
+func isWatcher(pid int) bool {
+	cmdline, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "cmdline"))
+	return bytes.Contains(cmdline, []byte("agentnet-watcher"))
 }
