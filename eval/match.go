@@ -1,8 +1,8 @@
 package eval
 
 import (
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/agentnet/agentnet/internal/bm25"
@@ -140,7 +140,7 @@ func views(label, desc string) []map[string]bool {
 
 // sentenceEnd is a full stop, question or exclamation mark followed by
 // space and a capital letter or digit: "... per cluster. Lines whose ...".
-var sentenceEnd = regexp.MustCompile(`[.!?]["')\]]?(\s+)[\p{Lu}\d]`)
+var sentenceEnd = lazyregexp.New(`[.!?]["')\]]?(\s+)[\p{Lu}\d]`)
 
 // sentences splits s at its sentence ends; the stop after a single letter
 // ("e.g. 4:3", "J. Smith") is an abbreviation, not an end.
@@ -370,8 +370,8 @@ func identWords(s string) map[string]bool {
 }
 
 var (
-	camelCase = regexp.MustCompile(`(\p{Ll})(\p{Lu})`)
-	digitJoin = regexp.MustCompile(`(\pL{2,})(\d+)(\pL{2,})`)
+	camelCase = lazyregexp.New(`(\p{Ll})(\p{Lu})`)
+	digitJoin = lazyregexp.New(`(\pL{2,})(\d+)(\pL{2,})`)
 )
 
 // decide turns similarities into pairs. A ground-truth skill matches the
