@@ -1,11 +1,11 @@
 package eval
 
 import (
-	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"math"
 	"strings"
 
 	"github.com/agentnet/agentnet/internal/bm25"
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/tasks"
 )
 
