@@ -158,6 +158,7 @@ func TestResumeOlderRun(t *testing.T) {
 		t.Errorf("Resume of an older run with another router = %v, want a mismatch", err)
 	}
 }
+
 // TestWriteHTMLProvenance renders a report of a run with provenance: the
 // page names the agentnet build and the host that made it.
 func TestWriteHTMLProvenance(t *testing.T) {
