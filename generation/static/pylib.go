@@ -151,6 +151,7 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 	// the examples never name while they name others, is a building block
 	// of the API rather than a capability of its own.
 	advertised := slices.ContainsFunc(api.Items, func(it pyItem) bool { return it.Readme })
+	classes := readClasses(api)
 	var caps []*capability
 	for i, it := range api.Items {
 		switch it.Kind {
@@ -168,15 +169,16 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 			}
 		case "class":
 			var cl pyClass
-			if json.Unmarshal(it.Info, &cl) != nil {
+			if json.Unmarshal(it.Info, &cl) != nil || classes.skipClass(it, &cl) != "" {
 				continue
 			}
-			for j, c := range classCapabilities(it, &cl, readme) {
+			for j, c := range classCapabilities(it, classes.withInherited(&cl), readme) {
 				c.order = i*100 + j
 				caps = append(caps, c)
 			}
 		}
 	}
+	mergeSameContract(caps)
 	caps = mergeVariants(caps)
 	sort.SliceStable(caps, func(i, j int) bool {
 		if caps[i].score != caps[j].score {
@@ -359,11 +361,22 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 	// A class built from simple values whose worth is in what it holds
 	// (a record, a parsed document) is one capability: build and report it
 	// (its undocumented properties with it) — unless all it reports is what
-	// it was given.
-	if len(ctorReq) > 0 && len(out) == 0 && (echoes == 0 || len(undocumentedProps) > 0) {
+	// it was given. So is a value object whose results are properties
+	// nobody documented one by one (a distance's kilometres and miles), even
+	// beside its methods. A constructor that takes only *args is built from
+	// them: they are the inputs.
+	describeReq := ctorReq
+	if len(describeReq) == 0 {
+		for _, p := range ctorParams {
+			if p.Star {
+				describeReq = []any{p.Name}
+			}
+		}
+	}
+	if len(describeReq) > 0 && (len(out) == 0 || len(undocumentedProps) > 0) && (echoes == 0 || len(undocumentedProps) > 0) {
 		c := &capability{stem: words(cl.Name), call: base}
 		c.call.MemberKind = "describe"
-		c.props, c.required = mergeProps(ctorProps, nil), append([]any{}, ctorReq...)
+		c.props, c.required = mergeProps(ctorProps, nil), append([]any{}, describeReq...)
 		c.id = skillID(kebab(cl.Name))
 		c.name = words(cl.Name)
 		c.desc = classDoc
@@ -373,7 +386,7 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 		if len(undocumentedProps) > 0 {
 			c.desc = strings.TrimSuffix(c.desc, ".") + ": reports " + joinWords(wordsAll(undocumentedProps)) + "."
 		}
-		c.score = vis + docScore(cl.Doc) + len(ctorReq)
+		c.score = vis + docScore(cl.Doc) + len(describeReq)
 		out = append(out, c)
 	}
 	return out
@@ -522,8 +535,12 @@ func pyParams(params []pyParam, doc *pyDoc, used map[string]bool) ([]wrapParam, 
 			schema["description"] = "A file name: the file is written in the task's work directory and returned."
 		}
 		if p.Kind == "varargs" {
-			schema = map[string]any{"type": "array", "items": schema}
-			if schema["items"].(map[string]any)["format"] == "path" {
+			item := schema
+			schema = map[string]any{"type": "array", "items": item}
+			if conv == "auto" {
+				delete(schema, "items") // *args of any values: a JSON array of them
+			}
+			if item["format"] == "path" {
 				schema["format"] = "path"
 			}
 			conv = "json"
