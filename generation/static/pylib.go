@@ -63,6 +63,7 @@ type pyParam struct {
 	Default    any    `json:"default"`
 	Literal    bool   `json:"literal"`
 	HasDefault bool   `json:"has_default"`
+	Use        string `json:"use"` // read, write: the function calls .read() or .write() on it
 }
 
 type pyClass struct {
@@ -101,6 +102,7 @@ type wrapCall struct {
 	MemberKind string      `json:"member_kind,omitempty"` // call, attr, describe
 	Params     []wrapParam `json:"params,omitempty"`
 	Async      bool        `json:"async,omitempty"`
+	ResultFile string      `json:"result_file,omitempty"` // the parameter naming the file a bytes result goes to
 }
 
 // capability is one candidate skill of a library: a call the wrapper can
@@ -152,6 +154,14 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 	// of the API rather than a capability of its own.
 	advertised := slices.ContainsFunc(api.Items, func(it pyItem) bool { return it.Readme })
 	classes := readClasses(api)
+	fns := map[string]*pyFunc{}
+	for _, it := range api.Items {
+		var f pyFunc
+		if it.Kind == "function" && json.Unmarshal(it.Info, &f) == nil {
+			fns[it.Name] = &f
+		}
+	}
+	bytesOut := bytesFunctions(fns)
 	var caps []*capability
 	for i, it := range api.Items {
 		switch it.Kind {
@@ -164,6 +174,7 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 				continue
 			}
 			if c := functionCapability(it, &f); c != nil {
+				applyBytes(c, &f, bytesOut)
 				c.order = i * 100
 				caps = append(caps, c)
 			}
@@ -201,6 +212,9 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 		run := append(append([]string{}, prog...), c.id)
 		for _, p := range append(append([]wrapParam{}, c.call.CtorParams...), c.call.Params...) {
 			run = append(run, "--"+p.Name+"={{"+p.Name+"}}")
+		}
+		if rf := c.call.ResultFile; rf != "" {
+			run = append(run, "--"+rf+"={{"+rf+"}}")
 		}
 		sk.Run = bundle.Command(run)
 		skills = append(skills, sk)
@@ -322,6 +336,7 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 			c.desc = strings.TrimSpace(c.desc + " " + withSubject(classDoc, cl.Name, name))
 		}
 		c.score = vis + docScore(m.Doc) + len(ctorReq) + len(req)
+		applyBytes(c, &m, nil)
 		if readme[m.Name] {
 			c.score += 2
 		}
@@ -579,6 +594,9 @@ func pyParamSchema(p pyParam, docType string) (map[string]any, string, bool) {
 	s, conv, ok := annotationSchema(ann, p.Name)
 	if !ok {
 		return nil, "", false
+	}
+	if ss, sconv, ok := streamSchema(p); ok && conv == "auto" {
+		s, conv = ss, sconv
 	}
 	if conv == "auto" && p.HasDefault && p.Literal {
 		switch p.Default.(type) {

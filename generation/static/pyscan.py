@@ -628,6 +628,24 @@ def parse_doc(doc):
     return out
 
 
+STREAM_READS = {"read", "readline", "readlines", "readinto"}
+STREAM_WRITES = {"write", "writelines"}
+
+
+def stream_uses(node):
+    """The parameters a function uses as streams: {name: "read"} for those
+    it calls .read() (or readline, readlines, readinto) on, {name: "write"}
+    for those it calls .write() (or writelines) on."""
+    uses = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name):
+            if n.func.attr in STREAM_READS:
+                uses.setdefault(n.func.value.id, "read")
+            elif n.func.attr in STREAM_WRITES:
+                uses.setdefault(n.func.value.id, "write")
+    return uses
+
+
 def func_info(node, owner=None):
     decos = [name_of(d) for d in node.decorator_list]
     a = node.args
@@ -650,6 +668,10 @@ def func_info(node, owner=None):
         params.append({"name": a.kwarg.arg, "kind": "varkw", "annotation": unparse(a.kwarg.annotation)})
     if owner is not None and params and "staticmethod" not in decos:
         params = params[1:]  # self or cls
+    uses = stream_uses(node)
+    for p in params:
+        if p["name"] in uses:
+            p["use"] = uses[p["name"]]
     doc = ast.get_docstring(node) or ""
     returns_none = node.returns is not None and unparse(node.returns) in ("None", "NoReturn")
     if node.returns is None and not isinstance(node, ast.AsyncFunctionDef):

@@ -47,6 +47,10 @@ def convert(p, raw):
         return open(raw, encoding="utf-8", errors="replace")
     if conv == "binaryio":
         return open(raw, "rb")
+    if conv == "stream":
+        return open_stream(raw)
+    if conv == "outstream":
+        return Writer(raw)
     if conv == "bytes":
         with open(raw, "rb") as fh:
             return fh.read()
@@ -61,12 +65,51 @@ def convert(p, raw):
         return raw
 
 
+def open_stream(path):
+    """A file the function reads as a stream: as text when it is UTF-8,
+    as bytes otherwise."""
+    fh = open(path, "rb")
+    try:
+        fh.read().decode("utf-8")
+    except UnicodeDecodeError:
+        fh.seek(0)
+        return fh
+    fh.close()
+    return open(path, encoding="utf-8")
+
+
+class Writer:
+    """A file the function writes as a stream, taking text or bytes."""
+
+    def __init__(self, path):
+        self.path = path
+        self.fh = open(path, "wb")
+
+    def write(self, data):
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        self.fh.write(data)
+        return len(data)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        self.fh.flush()
+
+    def close(self):
+        self.fh.close()
+
+
 def arguments(params, given):
     pos, kw = [], {}
     for p in params:
         if p["name"] not in given:
             continue
         v = convert(p, given[p["name"]])
+        if isinstance(v, Writer):
+            OPEN_WRITERS.append(v)
         if p.get("star"):
             pos.extend(v if isinstance(v, list) else [v])
         elif p.get("pos"):
@@ -74,6 +117,9 @@ def arguments(params, given):
         else:
             kw[p["py"]] = v
     return pos, kw
+
+
+OPEN_WRITERS = []
 
 
 def settle(v):
@@ -150,6 +196,14 @@ def properties(x, depth, skip=()):
 
 
 def emit(result, call, given, skill):
+    for w in OPEN_WRITERS:
+        w.close()
+    if isinstance(result, (bytes, bytearray)) and given.get(call.get("result_file") or ""):
+        name = given[call["result_file"]]
+        with open(name, "wb") as fh:
+            fh.write(result)
+        print("wrote " + name)
+        return
     if isinstance(result, (bytes, bytearray)):
         ext = ".png" if result[:8] == b"\x89PNG\r\n\x1a\n" else ".pdf" if result[:5] == b"%PDF-" else ".gif" if result[:4] == b"GIF8" else ".jpg" if result[:3] == b"\xff\xd8\xff" else ".bin"
         name = skill + ext
@@ -158,7 +212,7 @@ def emit(result, call, given, skill):
         print("wrote " + name)
         return
     if result is None:
-        outs = [given[p["name"]] for p in call.get("params", []) + call.get("ctor_params", []) if p["conv"] == "outpath" and p["name"] in given]
+        outs = [given[p["name"]] for p in call.get("params", []) + call.get("ctor_params", []) if p["conv"] in ("outpath", "outstream") and p["name"] in given]
         print("wrote " + ", ".join(outs) if outs else "done")
         return
     if isinstance(result, str):
