@@ -14,10 +14,11 @@ import (
 
 // pyAPI is the public API pyscan.py reads from a repository's packages.
 type pyAPI struct {
-	Packages      []string `json:"packages"`
-	Items         []pyItem `json:"items"`
-	ReadmeHasCode bool     `json:"readme_has_code"`
-	ReadmeNames   []string `json:"readme_names"` // identifiers the README's examples use
+	Packages      []string  `json:"packages"`
+	Items         []pyItem  `json:"items"`
+	ReadmeHasCode bool      `json:"readme_has_code"`
+	ReadmeNames   []string  `json:"readme_names"`  // identifiers the README's examples use
+	ReadmeChains  []pyChain `json:"readme_chains"` // chains of calls the README's examples make
 }
 
 // pyItem is one public name: a function or a class, where it is reached
@@ -162,7 +163,7 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 		}
 	}
 	bytesOut := bytesFunctions(fns)
-	var caps []*capability
+	caps, family := chainCapabilities(api, classes)
 	for i, it := range api.Items {
 		switch it.Kind {
 		case "function":
@@ -180,7 +181,7 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 			}
 		case "class":
 			var cl pyClass
-			if json.Unmarshal(it.Info, &cl) != nil || classes.skipClass(it, &cl) != "" {
+			if json.Unmarshal(it.Info, &cl) != nil || classes.skipClass(it, &cl) != "" || family[cl.Name] {
 				continue
 			}
 			for j, c := range classCapabilities(it, classes.withInherited(&cl), readme) {

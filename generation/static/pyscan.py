@@ -847,6 +847,37 @@ def readme_code():
     return "\n".join(code)
 
 
+def call_chains(code):
+    """The chains of calls the README's examples make on a name, as in
+    Query.from_(t).select(a).where(b): [{"root": "Query", "methods":
+    ["from_", "select", "where"]}], for chains of two calls or more."""
+    stmts, cur, depth = [], [], 0
+    for ln in code.splitlines():
+        cur.append(ln)
+        depth += sum(ln.count(c) for c in "([{") - sum(ln.count(c) for c in ")]}")
+        if depth <= 0 and not ln.rstrip().endswith("\\"):
+            stmts.append("\n".join(cur))
+            cur, depth = [], 0
+    chains = []
+    for st in stmts:
+        try:
+            tree = ast.parse(st.strip())
+        except (SyntaxError, ValueError):
+            continue
+        inner = set()
+        for n in ast.walk(tree):
+            if not isinstance(n, ast.Call) or id(n) in inner:
+                continue
+            methods, x = [], n
+            while isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute):
+                inner.add(id(x))
+                methods.append(x.func.attr)
+                x = x.func.value
+            if isinstance(x, ast.Name) and len(methods) >= 2:
+                chains.append({"root": x.id, "methods": list(reversed(methods))})
+    return chains[:200]
+
+
 def library_api(files, fileset, src):
     """The public API of the repository's importable packages and modules."""
     prefix = src + "/" if src else ""
@@ -962,7 +993,8 @@ def library_api(files, fileset, src):
     for it in items:
         it["readme"] = bool(re.search(r"\b" + re.escape(it["name"]) + r"\b", code)) if code else False
     names = sorted(set(re.findall(r"\b[A-Za-z_][A-Za-z0-9_]*\b", code)))[:5000] if code else []
-    return {"packages": [t for t, _ in tops], "items": items, "readme_has_code": bool(code), "readme_names": names}
+    return {"packages": [t for t, _ in tops], "items": items, "readme_has_code": bool(code), "readme_names": names,
+            "readme_chains": call_chains(code) if code else []}
 
 
 def third_party_imports(files, local, stdlib):

@@ -221,6 +221,92 @@ def emit(result, call, given, skill):
     print(json.dumps(jsonable(result), indent=2, ensure_ascii=False))
 
 
+CHAIN_OPS = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b, "&": lambda a, b: a & b, "|": lambda a, b: a | b,
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
+    "~": lambda a: ~a, "neg": lambda a: -a,
+}
+CHAIN_NODES = 2000
+
+
+class ChainError(Exception):
+    pass
+
+
+def own(mod, obj):
+    """Whether obj belongs to the library: a module of its package, or a
+    class or function it defines (never os.system through an import)."""
+    root = mod.__name__.split(".")[0]
+    where = obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", None)
+    if where is None and not callable(obj):
+        return True  # a plain value: an enum member, a constant
+    return isinstance(where, str) and (where == root or where.startswith(root + "."))
+
+
+def public_name(mod, name):
+    """A public name of the library, dotted (Order.desc), reached from
+    the module: never one that starts with an underscore, never one the
+    library only imports."""
+    if not isinstance(name, str) or not name or any(not p or p.startswith("_") for p in name.split(".")):
+        raise ChainError("not a public name: %r" % (name,))
+    obj = mod
+    for p in name.split("."):
+        if not hasattr(obj, p):
+            raise ChainError("%s has no %s" % (getattr(obj, "__name__", obj), p))
+        obj = getattr(obj, p)
+        if not own(mod, obj):
+            raise ChainError("not a name of the library: %s" % name)
+    return obj
+
+
+def chain_value(mod, v, budget, depth=0):
+    """A chain argument: a JSON value, or a call, reference or operator."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > 32:
+        raise ChainError("the calls are too large")
+    if isinstance(v, list):
+        return [chain_value(mod, x, budget, depth + 1) for x in v]
+    if not isinstance(v, dict):
+        return v
+    if "call" in v:
+        fn = public_name(mod, v["call"])
+        args = [chain_value(mod, x, budget, depth + 1) for x in v.get("args") or []]
+        kw = {str(k): chain_value(mod, x, budget, depth + 1) for k, x in (v.get("kwargs") or {}).items()}
+        return fn(*args, **kw)
+    if "ref" in v:
+        return public_name(mod, v["ref"])
+    if "op" in v:
+        op = CHAIN_OPS.get(v["op"])
+        if op is None:
+            raise ChainError("unknown operator %r" % (v["op"],))
+        return op(*[chain_value(mod, x, budget, depth + 1) for x in v.get("args") or []])
+    return {str(k): chain_value(mod, x, budget, depth + 1) for k, x in v.items()}
+
+
+def run_chain(mod, call, given):
+    """Starts from the class (or the subclass given as start) and makes the
+    calls in order, each on the result of the one before."""
+    start = given.get("start") or call["target"]
+    obj = public_name(mod, start)
+    calls = json.loads(given.get("calls") or "[]")
+    if not isinstance(calls, list) or not calls:
+        raise ChainError("calls: want a JSON list of {\"method\": NAME, \"args\": [...]}")
+    budget = [CHAIN_NODES]
+    for i, c in enumerate(calls):
+        if not isinstance(c, dict) or not isinstance(c.get("method"), str) or c["method"].startswith("_"):
+            raise ChainError("calls[%d]: want {\"method\": NAME, \"args\": [...]} with a public method" % i)
+        fn = getattr(obj, c["method"], None)
+        if not callable(fn) or not own(mod, fn):
+            raise ChainError("calls[%d]: %s has no method %s" % (i, type(obj).__name__, c["method"]))
+        args = chain_value(mod, c.get("args") or [], budget)
+        kw = chain_value(mod, c.get("kwargs") or {}, budget)
+        obj = fn(*args, **kw)
+    if type(obj).__str__ is not object.__str__ and not isinstance(obj, (list, dict, tuple)):
+        return str(obj)
+    return obj
+
+
 def check():
     """Imports every module and resolves every name the skills use."""
     for skill, call in sorted(SPEC.items()):
@@ -249,7 +335,13 @@ def main(argv):
         given[k] = v
     mod = importlib.import_module(call["module"])
     target = getattr(mod, call["target"])
-    if call.get("ctor"):
+    if call.get("member_kind") == "chain":
+        try:
+            result = run_chain(mod, call, given)
+        except (ChainError, ValueError) as e:
+            sys.stderr.write("%s: %s\n" % (skill, e))
+            return 2
+    elif call.get("ctor"):
         pos, kw = arguments(call.get("ctor_params", []), given)
         obj = settle(target(*pos, **kw) if call["ctor"] == "__init__" else getattr(target, call["ctor"])(*pos, **kw))
         kind = call.get("member_kind")
