@@ -345,7 +345,11 @@ func makePrograms(r *repo) []*Tool {
 	walk(m.first, 0)
 	var tools []*Tool
 	for _, t := range order {
-		if !cmdNameRE.MatchString(t) || strings.Contains(t, ".") || devTargets.MatchString(t) || r.has(t) {
+		// A name like a build or test target (imgcheck) is still a program
+		// when a programs variable lists it or the repository is named
+		// after it.
+		dev := devTargets.MatchString(t) && !listed[t] && !namedLikeRepo(t, r.name)
+		if !cmdNameRE.MatchString(t) || strings.Contains(t, ".") || dev || r.has(t) {
 			continue
 		}
 		links := slices.ContainsFunc(m.recipes[t], func(ln string) bool {

@@ -82,17 +82,20 @@ func TestMakefileVariables(t *testing.T) {
 }
 
 // TestMakeProgramCommentedSuffix checks a program named with an extension
-// variable whose only value is a comment (tool$(EXT), EXT = # .exe), and
-// a default target whose line ends in a comment: the program is ./tool.
+// variable whose only value is a comment (imgcheck$(EXT), EXT = # .exe),
+// and a default target whose line ends in a comment: the program is
+// ./imgcheck, though its name ends like a test target's, because a
+// programs variable lists it.
 func TestMakeProgramCommentedSuffix(t *testing.T) {
 	t.Parallel()
 	dir := writeRepo(t, map[string]string{
-		"Makefile": "CC = cc # or clang\nLD = $(CC)\nEXT = # .exe\nPROGS = tool$(EXT)\n\n.c.o:\n\t$(CC) -c -o $@ $*.c\n\n" +
-			"all: $(PROGS) # the default\n\ntool$(EXT): tool.o\n\t$(LD) -o $@ tool.c\n\nclean:\n\trm -f $(PROGS) *.o\n",
-		"tool.c": "int main(void) { return 0; }\n",
+		"Makefile": "CC = cc # or clang\nLD = $(CC)\nEXT = # .exe\nPROGS = imgcheck$(EXT)\n\n.c.o:\n\t$(CC) -c -o $@ $*.c\n\n" +
+			"all: $(PROGS) selfcheck # the default\n\nimgcheck$(EXT): imgcheck.o\n\t$(LD) -o $@ imgcheck.c\n\n" +
+			"selfcheck: imgcheck.o\n\t$(LD) -o $@ imgcheck.c\n\nclean:\n\trm -f $(PROGS) *.o\n",
+		"imgcheck.c": "int main(void) { return 0; }\n",
 	})
 	tools := makePrograms(mustScan(t, dir))
-	if len(tools) != 1 || tools[0].Name != "tool" || !slices.Equal(tools[0].Prog, []string{"./tool"}) {
-		t.Errorf("makePrograms() = %+v, want the one program ./tool", tools)
+	if len(tools) != 1 || tools[0].Name != "imgcheck" || !slices.Equal(tools[0].Prog, []string{"./imgcheck"}) {
+		t.Errorf("makePrograms() = %+v, want the one program ./imgcheck", tools)
 	}
 }
