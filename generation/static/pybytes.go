@@ -1,6 +1,8 @@
 package static
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/agentnet/agentnet/internal/lazyregexp"
@@ -94,4 +96,26 @@ func applyBytes(c *capability, f *pyFunc, bytesOut map[string]bool) {
 		c.call.ResultFile = resultFileParam
 		c.props[resultFileParam] = map[string]any{"type": "string", "description": outFileDesc}
 	}
+}
+
+// streamItems is the capability of an iterable class built from a stream
+// (a reader of records written one after another): build it from the
+// input file and return every item it yields. It is nil for other classes.
+func streamItems(cl *pyClass, base wrapCall, ctorParams []wrapParam, ctorProps map[string]any, classDoc string, vis int) *capability {
+	if !cl.Iterable {
+		return nil
+	}
+	i := slices.IndexFunc(ctorParams, func(p wrapParam) bool { return p.Conv == "stream" })
+	if i < 0 {
+		return nil
+	}
+	in := ctorParams[i].Name
+	c := &capability{stem: words(cl.Name), call: base}
+	c.call.MemberKind = "describe"
+	c.props, c.required = mergeProps(ctorProps, nil), []any{in}
+	c.id = skillID(kebab(cl.Name))
+	c.name = words(cl.Name)
+	c.desc = strings.TrimSpace(classDoc + " " + sentence(fmt.Sprintf("Reads every item from the file given as %s and returns them in order", words(in))))
+	c.score = vis + docScore(cl.Doc) + 2
+	return c
 }

@@ -15,7 +15,8 @@ import (
 // parameter a function reads is an input file, the one it writes an
 // output file, the first parameter of the inverse of a bytes function is
 // an input file read as bytes, and a bytes result goes to the file the
-// caller names.
+// caller names, and an iterable class that keeps a stream it reads is
+// built from an input file and read whole.
 func TestBytesAndStreams(t *testing.T) {
 	t.Parallel()
 	py, err := exec.LookPath("python3")
@@ -43,6 +44,22 @@ def pack(o, stream):
 def unpack(stream):
     """Unpack a value from stream."""
     return unpackb(stream.read())
+
+
+class Reader:
+    """Values written one after another."""
+
+    def __init__(self, source=None, strict=True):
+        self.source = source
+
+    def __iter__(self):
+        for chunk in self.source.read().split(b"\xff"):
+            if chunk:
+                yield unpackb(chunk + b"\xff")
+
+    def first(self):
+        """The first value."""
+        return next(iter(self))
 `
 	dir := writeRepo(t, map[string]string{"revpack.py": code})
 	sc, err := pythonScan(t.Context(), mustScan(t, dir), os.Environ())
@@ -58,10 +75,12 @@ def unpack(stream):
 		}
 	}
 	want := map[string]map[string]any{
-		"packb":   {"o": nil, "output_file": nil},
-		"unpackb": {"packed": "path"},
-		"pack":    {"o": nil, "stream": nil},
-		"unpack":  {"stream": "path"},
+		"packb":        {"o": nil, "output_file": nil},
+		"unpackb":      {"packed": "path"},
+		"pack":         {"o": nil, "stream": nil},
+		"unpack":       {"stream": "path"},
+		"reader":       {"source": "path", "strict": nil},
+		"reader-first": {"source": "path", "strict": nil},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("skill parameters' formats (-want +got):\n%s", diff)
@@ -96,5 +115,11 @@ def unpack(stream):
 	}
 	if out := run("unpack", "--stream=s.bin"); out != "7" {
 		t.Errorf("unpack(s.bin) = %q, want 7", out)
+	}
+	if err := os.WriteFile(filepath.Join(work, "many.bin"), []byte("a\xffbb\xff"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := run("reader", "--source=many.bin"); out != "[\n  \"a\",\n  \"bb\"\n]" {
+		t.Errorf("reader(many.bin) = %q, want the list of a and bb", out)
 	}
 }

@@ -77,6 +77,7 @@ type pyClass struct {
 	Methods      []pyFunc `json:"methods"`
 	Properties   []pyFunc `json:"properties"`
 	Classmethods []pyFunc `json:"classmethods"`
+	Iterable     bool     `json:"iterable"` // defines __iter__ or __next__
 }
 
 // wrapParam is how the wrapper passes one parameter: from the argv
@@ -381,6 +382,9 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 	// nobody documented one by one (a distance's kilometres and miles), even
 	// beside its methods. A constructor that takes only *args is built from
 	// them: they are the inputs.
+	if c := streamItems(cl, base, ctorParams, ctorProps, classDoc, vis); c != nil {
+		return append(out, c)
+	}
 	describeReq := ctorReq
 	if len(describeReq) == 0 {
 		for _, p := range ctorParams {

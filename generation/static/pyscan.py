@@ -646,6 +646,34 @@ def stream_uses(node):
     return uses
 
 
+def kept_stream_uses(node, init):
+    """Marks the constructor parameters the class keeps (self.x = param)
+    and uses as streams in any of its methods (self.x.read())."""
+    names = {p["name"] for p in init["params"]}
+    kept = {}
+    for st in node.body:
+        if isinstance(st, ast.FunctionDef) and st.name == "__init__":
+            for n in ast.walk(st):
+                if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in names:
+                    for t in n.targets:
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                            kept[t.attr] = n.value.id
+    if not kept:
+        return
+    uses = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Attribute):
+            inner = n.func.value
+            if isinstance(inner.value, ast.Name) and inner.value.id == "self" and inner.attr in kept:
+                if n.func.attr in STREAM_READS:
+                    uses.setdefault(kept[inner.attr], "read")
+                elif n.func.attr in STREAM_WRITES:
+                    uses.setdefault(kept[inner.attr], "write")
+    for p in init["params"]:
+        if p["name"] in uses and "use" not in p:
+            p["use"] = uses[p["name"]]
+
+
 def func_info(node, owner=None):
     decos = [name_of(d) for d in node.decorator_list]
     a = node.args
@@ -729,6 +757,9 @@ def class_info(node, module_defs):
                     f["has_default"] = True
             if not st.target.id.startswith("_") and "ClassVar" not in f["annotation"]:
                 info["fields"].append(f)
+    info["iterable"] = any(isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in ("__iter__", "__next__") for st in node.body)
+    if info["init"] is not None:
+        kept_stream_uses(node, info["init"])
     if info["init"] is None and info["fields"]:
         info["init"] = {"name": "__init__", "doc": "", "parsed": parse_doc(""), "params": info["fields"], "returns": "", "returns_none": True,
                         "async": False, "decorators": [], "generator": False, "writes": False, "line": node.lineno, "synthesized": True}

@@ -162,7 +162,9 @@ def jsonable(x, depth=0):
                 break
             items.append(jsonable(v, depth + 1))
         return items
-    for name in ("to_dict", "as_dict", "todict", "dict"):
+    # The conversions such objects conventionally offer: to plain data, or
+    # to a time (which prints readably).
+    for name in ("to_dict", "as_dict", "todict", "dict", "to_datetime", "to_pydatetime"):
         fn = getattr(x, name, None)
         if callable(fn):
             try:
@@ -350,6 +352,9 @@ def main(argv):
         elif kind == "call":
             pos, kw = arguments(call.get("params", []), given)
             result = getattr(obj, call["member"])(*pos, **kw)
+        elif any(p["conv"] == "stream" for p in call.get("ctor_params", [])) and hasattr(obj, "__iter__"):
+            # A reader of records built from a file: its records.
+            result = [v for _, v in zip(range(10000), obj)]
         else:
             result = obj
     else:
