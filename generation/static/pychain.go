@@ -13,8 +13,9 @@ import (
 // starts from the class (or one of its subclasses in the API) and makes
 // them, one on the result of the other. An argument is a JSON value, or
 // {"call": NAME, "args": [...]} to call a public name of the class's
-// module, {"ref": NAME} to take one, {"op": OP, "args": [a, b]} to apply
-// an operator. No other code runs.
+// module, {"ref": NAME} to take one (either followed by "then": calls on
+// it), {"op": OP, "args": [a, b]} to apply an operator. No other code
+// runs: names and methods are the library's own and public.
 
 // pyChain is one chain of calls the README makes on a name.
 type pyChain struct {
@@ -83,7 +84,7 @@ func chainCapabilities(api *pyAPI, classes *libraryClasses) (caps []*capability,
 		desc := docSentence(classes.byName[root].Parsed.Summary, classes.byName[root].Doc)
 		desc = strings.TrimSpace(desc + " " + fmt.Sprintf("Builds the result with a chain of calls, as in %s, and returns its text.", example))
 		callsDesc := fmt.Sprintf(`The calls in order, each {"method": NAME, "args": [...], "kwargs": {...}}; methods: %s. `+
-			`An argument is a JSON value, {"call": NAME, "args": [...]} for a name of the library, {"ref": NAME} for one, or {"op": OP, "args": [a, b]} with OP one of %s.`,
+			`An argument is a JSON value, {"call": NAME, "args": [...]} for a name of the library, {"ref": NAME} for one (either with "then": [calls] to make on it), or {"op": OP, "args": [a, b]} with OP one of %s.`,
 			strings.Join(ms, ", "), strings.Join(chainOps, " "))
 		props := map[string]any{
 			"calls": map[string]any{"type": "array", "description": callsDesc, "items": map[string]any{

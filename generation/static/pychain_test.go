@@ -31,6 +31,9 @@ class Col:
     def __eq__(self, other):
         return Cond("%s = %r" % (self.name, other))
 
+    def renamed(self, name):
+        return Col(name)
+
 
 class Cond:
     def __init__(self, text):
@@ -111,7 +114,14 @@ class TickSql(Sql):
 			t.Errorf("sql-chain %s = %q, %v; want %q", tc.start, out, err, tc.want)
 		}
 	}
+	// A value built by a call, then a method on it.
+	then := `--calls=[{"method": "from_", "args": ["boats"]}, {"method": "pick", "args": ["len"]}, {"method": "where", "args": [` +
+		`{"op": "==", "args": [{"call": "Col", "args": ["x"], "then": [{"method": "renamed", "args": ["name"]}]}, "Terna"]}]}]`
+	if out, err := run(then); err != nil || out != `SELECT "len" FROM boats WHERE name = 'Terna'` {
+		t.Errorf("sql-chain with then = %q, %v", out, err)
+	}
 	for _, bad := range []string{
+		`--calls=[{"method": "from_", "args": [{"call": "Col", "args": ["x"], "then": [{"method": "__init__", "args": ["y"]}]}]}]`,
 		`--calls=[{"method": "from_", "args": [{"call": "os.getcwd"}]}]`,
 		`--calls=[{"method": "__class__"}]`,
 		`--calls=[{"method": "from_", "args": [{"op": "**", "args": [2, 3]}]}]`,

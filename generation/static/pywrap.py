@@ -254,6 +254,11 @@ def public_name(mod, name):
         raise ChainError("not a public name: %r" % (name,))
     obj = mod
     for p in name.split("."):
+        if not hasattr(obj, p) and inspect.ismodule(obj):
+            try:
+                importlib.import_module(obj.__name__ + "." + p)  # a submodule of the package
+            except ImportError:
+                pass
         if not hasattr(obj, p):
             raise ChainError("%s has no %s" % (getattr(obj, "__name__", obj), p))
         obj = getattr(obj, p)
@@ -275,15 +280,34 @@ def chain_value(mod, v, budget, depth=0):
         fn = public_name(mod, v["call"])
         args = [chain_value(mod, x, budget, depth + 1) for x in v.get("args") or []]
         kw = {str(k): chain_value(mod, x, budget, depth + 1) for k, x in (v.get("kwargs") or {}).items()}
-        return fn(*args, **kw)
+        return apply_calls(mod, fn(*args, **kw), v.get("then") or [], budget, depth + 1)
     if "ref" in v:
-        return public_name(mod, v["ref"])
+        return apply_calls(mod, public_name(mod, v["ref"]), v.get("then") or [], budget, depth + 1)
     if "op" in v:
         op = CHAIN_OPS.get(v["op"])
         if op is None:
             raise ChainError("unknown operator %r" % (v["op"],))
         return op(*[chain_value(mod, x, budget, depth + 1) for x in v.get("args") or []])
     return {str(k): chain_value(mod, x, budget, depth + 1) for k, x in v.items()}
+
+
+def apply_calls(mod, obj, calls, budget, depth=0):
+    """Makes the calls in order, each a public method of the library on
+    the result of the one before."""
+    if not isinstance(calls, list):
+        raise ChainError("want a JSON list of {\"method\": NAME, \"args\": [...]}")
+    for i, c in enumerate(calls):
+        if not isinstance(c, dict) or not isinstance(c.get("method"), str) or c["method"].startswith("_"):
+            raise ChainError("calls[%d]: want {\"method\": NAME, \"args\": [...]} with a public method" % i)
+        fn = getattr(obj, c["method"], None)
+        if not callable(fn) or not own(mod, fn):
+            raise ChainError("calls[%d]: %s has no method %s" % (i, type(obj).__name__, c["method"]))
+        args = chain_value(mod, c.get("args") or [], budget, depth + 1)
+        kw = chain_value(mod, c.get("kwargs") or {}, budget, depth + 1)
+        if not isinstance(args, list) or not isinstance(kw, dict):
+            raise ChainError("calls[%d]: args is a list, kwargs an object" % i)
+        obj = fn(*args, **kw)
+    return obj
 
 
 def run_chain(mod, call, given):
@@ -294,16 +318,7 @@ def run_chain(mod, call, given):
     calls = json.loads(given.get("calls") or "[]")
     if not isinstance(calls, list) or not calls:
         raise ChainError("calls: want a JSON list of {\"method\": NAME, \"args\": [...]}")
-    budget = [CHAIN_NODES]
-    for i, c in enumerate(calls):
-        if not isinstance(c, dict) or not isinstance(c.get("method"), str) or c["method"].startswith("_"):
-            raise ChainError("calls[%d]: want {\"method\": NAME, \"args\": [...]} with a public method" % i)
-        fn = getattr(obj, c["method"], None)
-        if not callable(fn) or not own(mod, fn):
-            raise ChainError("calls[%d]: %s has no method %s" % (i, type(obj).__name__, c["method"]))
-        args = chain_value(mod, c.get("args") or [], budget)
-        kw = chain_value(mod, c.get("kwargs") or {}, budget)
-        obj = fn(*args, **kw)
+    obj = apply_calls(mod, obj, calls, [CHAIN_NODES])
     if type(obj).__str__ is not object.__str__ and not isinstance(obj, (list, dict, tuple)):
         return str(obj)
     return obj
