@@ -234,16 +234,17 @@ func parseMakefile(data string) *makefile {
 			}
 			continue
 		}
-		if t := strings.TrimSpace(ln); t == "" || strings.HasPrefix(t, "#") {
+		ln = stripMakeComment(ln)
+		if strings.TrimSpace(ln) == "" {
 			continue
 		}
 		cur = nil
 		if v := makeVarRE.FindStringSubmatch(ln); v != nil {
+			val := strings.TrimSpace(v[2])
 			if strings.Contains(ln, "+=") {
-				m.vars[v[1]] = strings.TrimSpace(m.vars[v[1]] + " " + v[2])
-			} else {
-				m.vars[v[1]] = v[2]
+				val = strings.TrimSpace(m.vars[v[1]] + " " + val)
 			}
+			m.vars[v[1]] = val
 			continue
 		}
 		targets, deps, ok := strings.Cut(ln, ":")
@@ -263,6 +264,29 @@ func parseMakefile(data string) *makefile {
 		}
 	}
 	return m
+}
+
+// stripMakeComment returns a line of a Makefile outside a recipe without
+// its comment, as make reads it: an unescaped # starts a comment anywhere
+// in the line (`EXEEXT = # .exe` sets EXEEXT to nothing), and \# is a
+// literal #. Recipe lines go to the shell whole and never come here.
+func stripMakeComment(ln string) string {
+	if !strings.Contains(ln, "#") {
+		return ln
+	}
+	var b strings.Builder
+	for i := 0; i < len(ln); i++ {
+		switch {
+		case ln[i] == '\\' && i+1 < len(ln) && ln[i+1] == '#':
+			b.WriteByte('#')
+			i++
+		case ln[i] == '#':
+			return b.String()
+		default:
+			b.WriteByte(ln[i])
+		}
+	}
+	return b.String()
 }
 
 // expand replaces $(VAR) and ${VAR} with their values.
@@ -321,7 +345,11 @@ func makePrograms(r *repo) []*Tool {
 	walk(m.first, 0)
 	var tools []*Tool
 	for _, t := range order {
-		if !cmdNameRE.MatchString(t) || strings.Contains(t, ".") || devTargets.MatchString(t) || r.has(t) {
+		// A name like a build or test target (imgcheck) is still a program
+		// when a programs variable lists it or the repository is named
+		// after it.
+		dev := devTargets.MatchString(t) && !listed[t] && !namedLikeRepo(t, r.name)
+		if !cmdNameRE.MatchString(t) || strings.Contains(t, ".") || dev || r.has(t) {
 			continue
 		}
 		links := slices.ContainsFunc(m.recipes[t], func(ln string) bool {

@@ -541,15 +541,15 @@ func envFiles() map[string][]byte {
 
 // buildEnv runs the environment's setup in dir at generation time and
 // records the outcome (installed, or why not).
-func (e *PythonEnv) build(ctx context.Context, dir, src string, env []string, timeout time.Duration, logw io.Writer) error {
+func (e *PythonEnv) build(ctx context.Context, dir, src string, env []string, limit setupLimit, logw io.Writer) error {
 	if err := writeFiles(dir, dir, []*Tool{{Files: envFiles()}}); err != nil {
 		return err
 	}
 	argv := expandRepo(e.envSetup(src), dir, dir)
 	fmt.Fprintf(logw, "$ %s\n", shortCommand(argv))
-	res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Tee: logw})
+	res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: limit.d, Tee: logw})
 	if res.Err != nil {
-		return fmt.Errorf("create the Python environment with %s: %w", e.Python.Exe, res.Err)
+		return fmt.Errorf("create the Python environment with %s: %w", e.Python.Exe, slowError(res, res.Err, limit.why))
 	}
 	st, ok := parseEnvStatus(res.Stdout)
 	if !ok {

@@ -14,10 +14,11 @@ import (
 
 // pyAPI is the public API pyscan.py reads from a repository's packages.
 type pyAPI struct {
-	Packages      []string `json:"packages"`
-	Items         []pyItem `json:"items"`
-	ReadmeHasCode bool     `json:"readme_has_code"`
-	ReadmeNames   []string `json:"readme_names"` // identifiers the README's examples use
+	Packages      []string  `json:"packages"`
+	Items         []pyItem  `json:"items"`
+	ReadmeHasCode bool      `json:"readme_has_code"`
+	ReadmeNames   []string  `json:"readme_names"`  // identifiers the README's examples use
+	ReadmeChains  []pyChain `json:"readme_chains"` // chains of calls the README's examples make
 }
 
 // pyItem is one public name: a function or a class, where it is reached
@@ -63,6 +64,7 @@ type pyParam struct {
 	Default    any    `json:"default"`
 	Literal    bool   `json:"literal"`
 	HasDefault bool   `json:"has_default"`
+	Use        string `json:"use"` // read, write: the function calls .read() or .write() on it
 }
 
 type pyClass struct {
@@ -75,6 +77,7 @@ type pyClass struct {
 	Methods      []pyFunc `json:"methods"`
 	Properties   []pyFunc `json:"properties"`
 	Classmethods []pyFunc `json:"classmethods"`
+	Iterable     bool     `json:"iterable"` // defines __iter__ or __next__
 }
 
 // wrapParam is how the wrapper passes one parameter: from the argv
@@ -101,6 +104,7 @@ type wrapCall struct {
 	MemberKind string      `json:"member_kind,omitempty"` // call, attr, describe
 	Params     []wrapParam `json:"params,omitempty"`
 	Async      bool        `json:"async,omitempty"`
+	ResultFile string      `json:"result_file,omitempty"` // the parameter naming the file a bytes result goes to
 }
 
 // capability is one candidate skill of a library: a call the wrapper can
@@ -153,7 +157,16 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 	// the examples never name while they name others, is a building block
 	// of the API rather than a capability of its own.
 	advertised := slices.ContainsFunc(api.Items, func(it pyItem) bool { return it.Readme })
-	var caps []*capability
+	classes := readClasses(api)
+	fns := map[string]*pyFunc{}
+	for _, it := range api.Items {
+		var f pyFunc
+		if it.Kind == "function" && json.Unmarshal(it.Info, &f) == nil {
+			fns[it.Name] = &f
+		}
+	}
+	bytesOut := bytesFunctions(fns)
+	caps, family := chainCapabilities(api, classes)
 	for i, it := range api.Items {
 		switch it.Kind {
 		case "function":
@@ -165,20 +178,22 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 				continue
 			}
 			if c := functionCapability(it, &f); c != nil {
+				applyBytes(c, &f, bytesOut)
 				c.order = i * 100
 				caps = append(caps, c)
 			}
 		case "class":
 			var cl pyClass
-			if json.Unmarshal(it.Info, &cl) != nil {
+			if json.Unmarshal(it.Info, &cl) != nil || classes.skipClass(it, &cl) != "" || family[cl.Name] {
 				continue
 			}
-			for j, c := range classCapabilities(it, &cl, readme) {
+			for j, c := range classCapabilities(it, classes.withInherited(&cl), readme) {
 				c.order = i*100 + j
 				caps = append(caps, c)
 			}
 		}
 	}
+	mergeSameContract(caps)
 	caps = mergeVariants(caps)
 	sort.SliceStable(caps, func(i, j int) bool {
 		if caps[i].score != caps[j].score {
@@ -201,6 +216,9 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 		run := append(append([]string{}, prog...), c.id)
 		for _, p := range append(append([]wrapParam{}, c.call.CtorParams...), c.call.Params...) {
 			run = append(run, "--"+p.Name+"={{"+p.Name+"}}")
+		}
+		if rf := c.call.ResultFile; rf != "" {
+			run = append(run, "--"+rf+"={{"+rf+"}}")
 		}
 		sk.Run = bundle.Command(run)
 		skills = append(skills, sk)
@@ -322,6 +340,7 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 			c.desc = strings.TrimSpace(c.desc + " " + withSubject(classDoc, cl.Name, name))
 		}
 		c.score = vis + docScore(m.Doc) + len(ctorReq) + len(req)
+		applyBytes(c, &m, nil)
 		if readme[m.Name] {
 			c.score += 2
 		}
@@ -361,11 +380,25 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 	// A class built from simple values whose worth is in what it holds
 	// (a record, a parsed document) is one capability: build and report it
 	// (its undocumented properties with it) — unless all it reports is what
-	// it was given.
-	if len(ctorReq) > 0 && len(out) == 0 && (echoes == 0 || len(undocumentedProps) > 0) {
+	// it was given. So is a value object whose results are properties
+	// nobody documented one by one (a distance's kilometres and miles), even
+	// beside its methods. A constructor that takes only *args is built from
+	// them: they are the inputs.
+	if c := streamItems(cl, base, ctorParams, ctorProps, classDoc, vis); c != nil {
+		return append(out, c)
+	}
+	describeReq := ctorReq
+	if len(describeReq) == 0 {
+		for _, p := range ctorParams {
+			if p.Star {
+				describeReq = []any{p.Name}
+			}
+		}
+	}
+	if len(describeReq) > 0 && (len(out) == 0 || len(undocumentedProps) > 0) && (echoes == 0 || len(undocumentedProps) > 0) {
 		c := &capability{stem: words(cl.Name), call: base}
 		c.call.MemberKind = "describe"
-		c.props, c.required = mergeProps(ctorProps, nil), append([]any{}, ctorReq...)
+		c.props, c.required = mergeProps(ctorProps, nil), append([]any{}, describeReq...)
 		c.id = skillID(kebab(cl.Name))
 		c.name = words(cl.Name)
 		c.desc = classDoc
@@ -375,7 +408,7 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 		if len(undocumentedProps) > 0 {
 			c.desc = strings.TrimSuffix(c.desc, ".") + ": reports " + joinWords(wordsAll(undocumentedProps)) + "."
 		}
-		c.score = vis + docScore(cl.Doc) + len(ctorReq)
+		c.score = vis + docScore(cl.Doc) + len(describeReq)
 		out = append(out, c)
 	}
 	return out
@@ -534,8 +567,12 @@ func pyParams(params []pyParam, doc *pyDoc, used map[string]bool) ([]wrapParam, 
 			schema["description"] = "A file name: the file is written in the task's work directory and returned."
 		}
 		if p.Kind == "varargs" {
-			schema = map[string]any{"type": "array", "items": schema}
-			if schema["items"].(map[string]any)["format"] == "path" {
+			item := schema
+			schema = map[string]any{"type": "array", "items": item}
+			if conv == "auto" {
+				delete(schema, "items") // *args of any values: a JSON array of them
+			}
+			if item["format"] == "path" {
 				schema["format"] = "path"
 			}
 			conv = "json"
@@ -574,6 +611,9 @@ func pyParamSchema(p pyParam, docType string) (map[string]any, string, bool) {
 	s, conv, ok := annotationSchema(ann, p.Name)
 	if !ok {
 		return nil, "", false
+	}
+	if ss, sconv, ok := streamSchema(p); ok && conv == "auto" {
+		s, conv = ss, sconv
 	}
 	if conv == "auto" && p.HasDefault && p.Literal {
 		switch p.Default.(type) {

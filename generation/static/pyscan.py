@@ -628,6 +628,52 @@ def parse_doc(doc):
     return out
 
 
+STREAM_READS = {"read", "readline", "readlines", "readinto"}
+STREAM_WRITES = {"write", "writelines"}
+
+
+def stream_uses(node):
+    """The parameters a function uses as streams: {name: "read"} for those
+    it calls .read() (or readline, readlines, readinto) on, {name: "write"}
+    for those it calls .write() (or writelines) on."""
+    uses = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name):
+            if n.func.attr in STREAM_READS:
+                uses.setdefault(n.func.value.id, "read")
+            elif n.func.attr in STREAM_WRITES:
+                uses.setdefault(n.func.value.id, "write")
+    return uses
+
+
+def kept_stream_uses(node, init):
+    """Marks the constructor parameters the class keeps (self.x = param)
+    and uses as streams in any of its methods (self.x.read())."""
+    names = {p["name"] for p in init["params"]}
+    kept = {}
+    for st in node.body:
+        if isinstance(st, ast.FunctionDef) and st.name == "__init__":
+            for n in ast.walk(st):
+                if isinstance(n, ast.Assign) and isinstance(n.value, ast.Name) and n.value.id in names:
+                    for t in n.targets:
+                        if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                            kept[t.attr] = n.value.id
+    if not kept:
+        return
+    uses = {}
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Attribute):
+            inner = n.func.value
+            if isinstance(inner.value, ast.Name) and inner.value.id == "self" and inner.attr in kept:
+                if n.func.attr in STREAM_READS:
+                    uses.setdefault(kept[inner.attr], "read")
+                elif n.func.attr in STREAM_WRITES:
+                    uses.setdefault(kept[inner.attr], "write")
+    for p in init["params"]:
+        if p["name"] in uses and "use" not in p:
+            p["use"] = uses[p["name"]]
+
+
 def func_info(node, owner=None):
     decos = [name_of(d) for d in node.decorator_list]
     a = node.args
@@ -650,6 +696,10 @@ def func_info(node, owner=None):
         params.append({"name": a.kwarg.arg, "kind": "varkw", "annotation": unparse(a.kwarg.annotation)})
     if owner is not None and params and "staticmethod" not in decos:
         params = params[1:]  # self or cls
+    uses = stream_uses(node)
+    for p in params:
+        if p["name"] in uses:
+            p["use"] = uses[p["name"]]
     doc = ast.get_docstring(node) or ""
     returns_none = node.returns is not None and unparse(node.returns) in ("None", "NoReturn")
     if node.returns is None and not isinstance(node, ast.AsyncFunctionDef):
@@ -707,6 +757,9 @@ def class_info(node, module_defs):
                     f["has_default"] = True
             if not st.target.id.startswith("_") and "ClassVar" not in f["annotation"]:
                 info["fields"].append(f)
+    info["iterable"] = any(isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in ("__iter__", "__next__") for st in node.body)
+    if info["init"] is not None:
+        kept_stream_uses(node, info["init"])
     if info["init"] is None and info["fields"]:
         info["init"] = {"name": "__init__", "doc": "", "parsed": parse_doc(""), "params": info["fields"], "returns": "", "returns_none": True,
                         "async": False, "decorators": [], "generator": False, "writes": False, "line": node.lineno, "synthesized": True}
@@ -825,6 +878,37 @@ def readme_code():
     return "\n".join(code)
 
 
+def call_chains(code):
+    """The chains of calls the README's examples make on a name, as in
+    Query.from_(t).select(a).where(b): [{"root": "Query", "methods":
+    ["from_", "select", "where"]}], for chains of two calls or more."""
+    stmts, cur, depth = [], [], 0
+    for ln in code.splitlines():
+        cur.append(ln)
+        depth += sum(ln.count(c) for c in "([{") - sum(ln.count(c) for c in ")]}")
+        if depth <= 0 and not ln.rstrip().endswith("\\"):
+            stmts.append("\n".join(cur))
+            cur, depth = [], 0
+    chains = []
+    for st in stmts:
+        try:
+            tree = ast.parse(st.strip())
+        except (SyntaxError, ValueError):
+            continue
+        inner = set()
+        for n in ast.walk(tree):
+            if not isinstance(n, ast.Call) or id(n) in inner:
+                continue
+            methods, x = [], n
+            while isinstance(x, ast.Call) and isinstance(x.func, ast.Attribute):
+                inner.add(id(x))
+                methods.append(x.func.attr)
+                x = x.func.value
+            if isinstance(x, ast.Name) and len(methods) >= 2:
+                chains.append({"root": x.id, "methods": list(reversed(methods))})
+    return chains[:200]
+
+
 def library_api(files, fileset, src):
     """The public API of the repository's importable packages and modules."""
     prefix = src + "/" if src else ""
@@ -940,7 +1024,8 @@ def library_api(files, fileset, src):
     for it in items:
         it["readme"] = bool(re.search(r"\b" + re.escape(it["name"]) + r"\b", code)) if code else False
     names = sorted(set(re.findall(r"\b[A-Za-z_][A-Za-z0-9_]*\b", code)))[:5000] if code else []
-    return {"packages": [t for t, _ in tops], "items": items, "readme_has_code": bool(code), "readme_names": names}
+    return {"packages": [t for t, _ in tops], "items": items, "readme_has_code": bool(code), "readme_names": names,
+            "readme_chains": call_chains(code) if code else []}
 
 
 def third_party_imports(files, local, stdlib):

@@ -47,6 +47,10 @@ def convert(p, raw):
         return open(raw, encoding="utf-8", errors="replace")
     if conv == "binaryio":
         return open(raw, "rb")
+    if conv == "stream":
+        return open_stream(raw)
+    if conv == "outstream":
+        return Writer(raw)
     if conv == "bytes":
         with open(raw, "rb") as fh:
             return fh.read()
@@ -61,12 +65,51 @@ def convert(p, raw):
         return raw
 
 
+def open_stream(path):
+    """A file the function reads as a stream: as text when it is UTF-8,
+    as bytes otherwise."""
+    fh = open(path, "rb")
+    try:
+        fh.read().decode("utf-8")
+    except UnicodeDecodeError:
+        fh.seek(0)
+        return fh
+    fh.close()
+    return open(path, encoding="utf-8")
+
+
+class Writer:
+    """A file the function writes as a stream, taking text or bytes."""
+
+    def __init__(self, path):
+        self.path = path
+        self.fh = open(path, "wb")
+
+    def write(self, data):
+        if isinstance(data, str):
+            data = data.encode("utf-8")
+        self.fh.write(data)
+        return len(data)
+
+    def writelines(self, lines):
+        for line in lines:
+            self.write(line)
+
+    def flush(self):
+        self.fh.flush()
+
+    def close(self):
+        self.fh.close()
+
+
 def arguments(params, given):
     pos, kw = [], {}
     for p in params:
         if p["name"] not in given:
             continue
         v = convert(p, given[p["name"]])
+        if isinstance(v, Writer):
+            OPEN_WRITERS.append(v)
         if p.get("star"):
             pos.extend(v if isinstance(v, list) else [v])
         elif p.get("pos"):
@@ -74,6 +117,9 @@ def arguments(params, given):
         else:
             kw[p["py"]] = v
     return pos, kw
+
+
+OPEN_WRITERS = []
 
 
 def settle(v):
@@ -116,7 +162,9 @@ def jsonable(x, depth=0):
                 break
             items.append(jsonable(v, depth + 1))
         return items
-    for name in ("to_dict", "as_dict", "todict", "dict"):
+    # The conversions such objects conventionally offer: to plain data, or
+    # to a time (which prints readably).
+    for name in ("to_dict", "as_dict", "todict", "dict", "to_datetime", "to_pydatetime"):
         fn = getattr(x, name, None)
         if callable(fn):
             try:
@@ -150,6 +198,14 @@ def properties(x, depth, skip=()):
 
 
 def emit(result, call, given, skill):
+    for w in OPEN_WRITERS:
+        w.close()
+    if isinstance(result, (bytes, bytearray)) and given.get(call.get("result_file") or ""):
+        name = given[call["result_file"]]
+        with open(name, "wb") as fh:
+            fh.write(result)
+        print("wrote " + name)
+        return
     if isinstance(result, (bytes, bytearray)):
         ext = ".png" if result[:8] == b"\x89PNG\r\n\x1a\n" else ".pdf" if result[:5] == b"%PDF-" else ".gif" if result[:4] == b"GIF8" else ".jpg" if result[:3] == b"\xff\xd8\xff" else ".bin"
         name = skill + ext
@@ -158,13 +214,114 @@ def emit(result, call, given, skill):
         print("wrote " + name)
         return
     if result is None:
-        outs = [given[p["name"]] for p in call.get("params", []) + call.get("ctor_params", []) if p["conv"] == "outpath" and p["name"] in given]
+        outs = [given[p["name"]] for p in call.get("params", []) + call.get("ctor_params", []) if p["conv"] in ("outpath", "outstream") and p["name"] in given]
         print("wrote " + ", ".join(outs) if outs else "done")
         return
     if isinstance(result, str):
         sys.stdout.write(result if result.endswith("\n") else result + "\n")
         return
     print(json.dumps(jsonable(result), indent=2, ensure_ascii=False))
+
+
+CHAIN_OPS = {
+    "==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b, ">=": lambda a, b: a >= b, "&": lambda a, b: a & b, "|": lambda a, b: a | b,
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
+    "~": lambda a: ~a, "neg": lambda a: -a,
+}
+CHAIN_NODES = 2000
+
+
+class ChainError(Exception):
+    pass
+
+
+def own(mod, obj):
+    """Whether obj belongs to the library: a module of its package, or a
+    class or function it defines (never os.system through an import)."""
+    root = mod.__name__.split(".")[0]
+    where = obj.__name__ if inspect.ismodule(obj) else getattr(obj, "__module__", None)
+    if where is None and not callable(obj):
+        return True  # a plain value: an enum member, a constant
+    return isinstance(where, str) and (where == root or where.startswith(root + "."))
+
+
+def public_name(mod, name):
+    """A public name of the library, dotted (Order.desc), reached from
+    the module: never one that starts with an underscore, never one the
+    library only imports."""
+    if not isinstance(name, str) or not name or any(not p or p.startswith("_") for p in name.split(".")):
+        raise ChainError("not a public name: %r" % (name,))
+    obj = mod
+    for p in name.split("."):
+        if not hasattr(obj, p) and inspect.ismodule(obj):
+            try:
+                importlib.import_module(obj.__name__ + "." + p)  # a submodule of the package
+            except ImportError:
+                pass
+        if not hasattr(obj, p):
+            raise ChainError("%s has no %s" % (getattr(obj, "__name__", obj), p))
+        obj = getattr(obj, p)
+        if not own(mod, obj):
+            raise ChainError("not a name of the library: %s" % name)
+    return obj
+
+
+def chain_value(mod, v, budget, depth=0):
+    """A chain argument: a JSON value, or a call, reference or operator."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > 32:
+        raise ChainError("the calls are too large")
+    if isinstance(v, list):
+        return [chain_value(mod, x, budget, depth + 1) for x in v]
+    if not isinstance(v, dict):
+        return v
+    if "call" in v:
+        fn = public_name(mod, v["call"])
+        args = [chain_value(mod, x, budget, depth + 1) for x in v.get("args") or []]
+        kw = {str(k): chain_value(mod, x, budget, depth + 1) for k, x in (v.get("kwargs") or {}).items()}
+        return apply_calls(mod, fn(*args, **kw), v.get("then") or [], budget, depth + 1)
+    if "ref" in v:
+        return apply_calls(mod, public_name(mod, v["ref"]), v.get("then") or [], budget, depth + 1)
+    if "op" in v:
+        op = CHAIN_OPS.get(v["op"])
+        if op is None:
+            raise ChainError("unknown operator %r" % (v["op"],))
+        return op(*[chain_value(mod, x, budget, depth + 1) for x in v.get("args") or []])
+    return {str(k): chain_value(mod, x, budget, depth + 1) for k, x in v.items()}
+
+
+def apply_calls(mod, obj, calls, budget, depth=0):
+    """Makes the calls in order, each a public method of the library on
+    the result of the one before."""
+    if not isinstance(calls, list):
+        raise ChainError("want a JSON list of {\"method\": NAME, \"args\": [...]}")
+    for i, c in enumerate(calls):
+        if not isinstance(c, dict) or not isinstance(c.get("method"), str) or c["method"].startswith("_"):
+            raise ChainError("calls[%d]: want {\"method\": NAME, \"args\": [...]} with a public method" % i)
+        fn = getattr(obj, c["method"], None)
+        if not callable(fn) or not own(mod, fn):
+            raise ChainError("calls[%d]: %s has no method %s" % (i, type(obj).__name__, c["method"]))
+        args = chain_value(mod, c.get("args") or [], budget, depth + 1)
+        kw = chain_value(mod, c.get("kwargs") or {}, budget, depth + 1)
+        if not isinstance(args, list) or not isinstance(kw, dict):
+            raise ChainError("calls[%d]: args is a list, kwargs an object" % i)
+        obj = fn(*args, **kw)
+    return obj
+
+
+def run_chain(mod, call, given):
+    """Starts from the class (or the subclass given as start) and makes the
+    calls in order, each on the result of the one before."""
+    start = given.get("start") or call["target"]
+    obj = public_name(mod, start)
+    calls = json.loads(given.get("calls") or "[]")
+    if not isinstance(calls, list) or not calls:
+        raise ChainError("calls: want a JSON list of {\"method\": NAME, \"args\": [...]}")
+    obj = apply_calls(mod, obj, calls, [CHAIN_NODES])
+    if type(obj).__str__ is not object.__str__ and not isinstance(obj, (list, dict, tuple)):
+        return str(obj)
+    return obj
 
 
 def check():
@@ -195,7 +352,13 @@ def main(argv):
         given[k] = v
     mod = importlib.import_module(call["module"])
     target = getattr(mod, call["target"])
-    if call.get("ctor"):
+    if call.get("member_kind") == "chain":
+        try:
+            result = run_chain(mod, call, given)
+        except (ChainError, ValueError) as e:
+            sys.stderr.write("%s: %s\n" % (skill, e))
+            return 2
+    elif call.get("ctor"):
         pos, kw = arguments(call.get("ctor_params", []), given)
         obj = settle(target(*pos, **kw) if call["ctor"] == "__init__" else getattr(target, call["ctor"])(*pos, **kw))
         kind = call.get("member_kind")
@@ -204,6 +367,9 @@ def main(argv):
         elif kind == "call":
             pos, kw = arguments(call.get("params", []), given)
             result = getattr(obj, call["member"])(*pos, **kw)
+        elif any(p["conv"] == "stream" for p in call.get("ctor_params", [])) and hasattr(obj, "__iter__"):
+            # A reader of records built from a file: its records.
+            result = [v for _, v in zip(range(10000), obj)]
         else:
             result = obj
     else:

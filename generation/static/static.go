@@ -51,8 +51,10 @@ type Options struct {
 	// modules and Node dependencies with apt-get (the
 	// --install-system-deps option).
 	InstallSystemDeps bool
-	// SetupTimeout bounds each setup command (default 10 minutes);
-	// ProbeTimeout each help probe (default 20 seconds).
+	// SetupTimeout bounds each setup command (default: 10 minutes scaled
+	// by the repository's source files and dependencies and by the
+	// machine's load, at most twelve times that); ProbeTimeout each help
+	// probe (default 20 seconds).
 	SetupTimeout, ProbeTimeout time.Duration
 }
 
@@ -78,9 +80,6 @@ type Result struct {
 func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if opts.Name == "" {
 		opts.Name = filepath.Base(dir)
-	}
-	if opts.SetupTimeout == 0 {
-		opts.SetupTimeout = 10 * time.Minute
 	}
 	if opts.ProbeTimeout == 0 {
 		opts.ProbeTimeout = 20 * time.Second
@@ -114,6 +113,12 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if len(r.files) == 0 {
 		return nil, ErrEmpty
 	}
+	limit := setupLimit{d: opts.SetupTimeout, why: "set by the caller"}
+	if limit.d == 0 {
+		b := repoBudget(r, defaultSetupBase)
+		limit = setupLimit{d: b.limit(), why: b.String()}
+	}
+	logf("setup budget", "budget", limit.why)
 	res := &Result{}
 	sc, err := pythonScan(ctx, r, opts.Env)
 	if err != nil {
@@ -185,7 +190,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if pyEnv != nil && slices.ContainsFunc(tools, func(t *Tool) bool { return strings.HasPrefix(t.Kind, "python") }) {
 		// The environment is built once, here, so that its outcome
 		// (installed, or why not) is known; the tools' setup skips it.
-		if err := pyEnv.build(ctx, abs, sc.Src, env, opts.SetupTimeout, logw); err != nil {
+		if err := pyEnv.build(ctx, abs, sc.Src, env, limit, logw); err != nil {
 			return nil, err
 		}
 		done[strings.Join(pyEnv.envSetup(sc.Src), "\x00")] = true
@@ -214,7 +219,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 			firstErr = errors.Join(firstErr, errors.New(note))
 			return false
 		}
-		if err := runSetup(ctx, abs, bdir, t, env, opts.SetupTimeout, logw, done); err != nil {
+		if err := runSetup(ctx, abs, bdir, t, env, limit, logw, done); err != nil {
 			logf("setup failed", "tool", t.Name, "err", err)
 			return fail(fmt.Sprintf("%s (%s): setup failed: %v", t.Name, t.Source, err))
 		}
@@ -353,7 +358,7 @@ func isText(data []byte) bool {
 
 // runSetup runs a tool's setup commands in dir (the repo; bdir is the
 // bundle's), skipping those in done (and adding those it runs).
-func runSetup(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout time.Duration, logw io.Writer, done map[string]bool) error {
+func runSetup(ctx context.Context, dir, bdir string, t *Tool, env []string, limit setupLimit, logw io.Writer, done map[string]bool) error {
 	for _, c := range t.Setup {
 		key := strings.Join(c, "\x00")
 		if done[key] {
@@ -362,7 +367,7 @@ func runSetup(ctx context.Context, dir, bdir string, t *Tool, env []string, time
 		done[key] = true
 		argv := expandRepo(c, dir, bdir)
 		fmt.Fprintf(logw, "$ %s\n", shortCommand(argv))
-		res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: timeout, Tee: logw})
+		res := proc.Run(ctx, proc.Spec{Argv: argv, Dir: dir, Env: env, Timeout: limit.d, Tee: logw})
 		if res.Err != nil && res.ExitCode > 0 {
 			out := res.Stderr
 			if len(bytes.TrimSpace(out)) == 0 {
@@ -373,7 +378,7 @@ func runSetup(ctx context.Context, dir, bdir string, t *Tool, env []string, time
 			}
 		}
 		if res.Err != nil {
-			return res.Err
+			return slowError(res, res.Err, limit.why)
 		}
 	}
 	return nil
