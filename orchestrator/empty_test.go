@@ -1,6 +1,7 @@
 package orchestrator_test
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -97,5 +98,45 @@ func TestEmptyAnswer(t *testing.T) {
 				t.Errorf("single = %s %q; want empty_answer", res.Outcome, res.Detail)
 			}
 		})
+	}
+}
+
+// TestEmptyAnswerDelegated hands a chain to an orchestrator agent of the
+// user's that carries on after an agent answered nothing: the trace shows
+// the empty answer, and the step is recorded empty_answer, the chain with
+// it.
+func TestEmptyAnswerDelegated(t *testing.T) {
+	t.Parallel()
+	reg, _ := fleet(t)
+	checker := serveBundle(t, writeBundle(t, checkerYAML, map[string]string{"check.sh": `test -f "$1"` + "\n"}))
+	reg.register(t, checker.URL)
+	hc := &http.Client{Transport: &http.Transport{}}
+	defer hc.CloseIdleConnections()
+	orch := serveExecutor(t, "reference-orchestrator", &refOrchestrator{hc: hc}, true)
+	router, err := orchestrator.NewRouter("a2a="+orch, orchestrator.RouterConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := orchestrator.New(directory{reg.client}, router, orchestrator.WithRegistryURL(reg.URL))
+	defer r.Close()
+	res, err := r.Run(t.Context(), orchestrator.Chain{
+		ID:    "check-count",
+		Input: orchestrator.Input{Files: []orchestrator.File{{Name: "prices.csv", MediaType: "text/csv", Data: []byte(prices)}}},
+		Steps: []orchestrator.Step{
+			{Repo: "csvcheck", Instruction: "Check this CSV file of daily closing prices for malformed rows."},
+			{Repo: "textstats", Instruction: "Count the lines and words of this document."},
+		},
+		Timeout: 30 * time.Second,
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := res.Steps[0]
+	if first.Observed == nil || first.Observed.Name != "csvcheck" || first.Outcome != orchestrator.EmptyAnswer ||
+		!strings.Contains(first.Detail, "no text and no file; it said: skill check finished with exit status 0 and printed nothing") {
+		t.Fatalf("steps = %s; want step 1 at csvcheck, empty_answer", stepSummary(res))
+	}
+	if res.Outcome != orchestrator.EmptyAnswer {
+		t.Errorf("chain = %s %q, want empty_answer at step 1", res.Outcome, res.Detail)
 	}
 }
