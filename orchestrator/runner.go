@@ -411,7 +411,9 @@ func (s *session) step(ctx context.Context, ch Chain, i int, prev *Output, rec *
 	d, err := s.route(sctx, q, up)
 	rec.RouteMS = ms(time.Since(start))
 	rec.Tokens, rec.Score, rec.Reason, rec.Skill = d.Tokens, d.Score, d.Reason, d.Skill
-	rec.Ranking = rankingOf(d)
+	if err == nil {
+		rec.Ranking = rankingOf(d)
+	}
 	switch {
 	case err != nil:
 		rec.Outcome, rec.Detail = RoutingFailed, err.Error()
