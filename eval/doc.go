@@ -1,6 +1,7 @@
 // Package eval scores agentnet runs: the SW-A²-Bench metrics (pass@k of
 // generation, tries, tokens per repo, single-repo success rate by tier, skill
-// precision and recall, orchestration and execution success of chains), the
+// precision and recall, orchestration and execution success of chains, and
+// per chain step routing accuracy and Recall@1/@3 of the expected agent), the
 // skill matcher behind precision and recall, and the judges that decide
 // whether an output passes.
 //

@@ -24,6 +24,7 @@ var reportTmpl = sync.OnceValue(func() *template.Template {
 		"rate":       ratePct,
 		"opt":        optNum,
 		"tiers":      tierRows,
+		"routing":    routingRows,
 		"bars":       tierBars,
 		"prbars":     prBars,
 		"provenance": provenanceLines,

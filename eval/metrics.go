@@ -183,3 +183,53 @@ func GapClosure(j, j0 float64) float64 {
 
 // round rounds to two decimals, as results print them.
 func round(x float64) float64 { return math.Round(x*100) / 100 }
+
+// StepSkipped is the outcome of a chain step not run because an earlier
+// step failed.
+const StepSkipped = "skipped"
+
+// StepRouting is one routed chain step as routing metrics see it.
+type StepRouting struct {
+	Tier    tasks.Tier // the tier of the step's chain
+	Correct bool       // the expected repo's agent got the step's message
+	// Ranked says the router's ranking is known; a step whose router chose
+	// nothing counts as ranked, with no rank.
+	Ranked bool
+	Rank   int // the 1-based place of the expected repo's agent in the ranking; 0 when absent
+}
+
+// RoutedSteps lists the steps of a chain task that the router was asked
+// about: those not skipped after an earlier failure and with an expected
+// repo. A step counts as ranked when it records a ranking or reached no
+// agent at all.
+func RoutedSteps(t TaskResult) []StepRouting {
+	var out []StepRouting
+	for _, st := range t.Steps {
+		if st.Outcome == StepSkipped || st.Expected == "" {
+			continue
+		}
+		sr := StepRouting{Tier: t.Tier, Correct: st.Routed == st.Expected, Ranked: len(st.Ranking) > 0 || st.Routed == ""}
+		for i, r := range st.Ranking {
+			if r.Repo == st.Expected {
+				sr.Rank = i + 1
+				break
+			}
+		}
+		out = append(out, sr)
+	}
+	return out
+}
+
+// RoutingByTier computes per-step routing accuracy over steps and
+// Recall@1 and Recall@3 over the ranked ones, by tier and overall.
+func RoutingByTier(steps []StepRouting) RoutingSummary {
+	var acc, at1, at3 []Outcome
+	for _, s := range steps {
+		acc = append(acc, Outcome{Tier: s.Tier, Pass: s.Correct})
+		if s.Ranked {
+			at1 = append(at1, Outcome{Tier: s.Tier, Pass: s.Rank == 1})
+			at3 = append(at3, Outcome{Tier: s.Tier, Pass: s.Rank >= 1 && s.Rank <= 3})
+		}
+	}
+	return RoutingSummary{Accuracy: RatesByTier(acc), RecallAt1: RatesByTier(at1), RecallAt3: RatesByTier(at3)}
+}

@@ -54,6 +54,7 @@ func WriteTables(w io.Writer, r *Results) error {
 		line(tr.Name, fmt.Sprint(tr.Rate.N), ratePct(tr.Rate), ciText(tr.Rate), ratePct(exec[i].Rate), ciText(exec[i].Rate))
 	}
 	tw.Flush()
+	writeRouting(w, s.Chains.Routing)
 
 	if s.Commission.N > 0 {
 		fmt.Fprintln(w, "\nCommission tasks (held-out result vs development result)")
@@ -150,4 +151,34 @@ func optNum(p *float64, format string) string {
 		return "–"
 	}
 	return fmt.Sprintf(format, *p)
+}
+
+// writeRouting writes Table 5, routing per chain step, when a step was
+// routed.
+func writeRouting(w io.Writer, rt *RoutingSummary) {
+	if rt == nil {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "\nTable 5. Routing per chain step: accuracy and Recall@k of the expected agent by tier")
+	fmt.Fprintln(tw, "tier\tsteps\taccuracy\tranked\tRecall@1\tRecall@3\t")
+	for _, r := range routingRows(rt) {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%s\t\n", r.Name, r.Accuracy.N, ratePct(r.Accuracy), r.At1.N, ratePct(r.At1), ratePct(r.At3))
+	}
+	tw.Flush()
+}
+
+// routingRow is one tier's routing figures.
+type routingRow struct {
+	Name               string
+	Accuracy, At1, At3 Rate
+}
+
+func routingRows(rt *RoutingSummary) []routingRow {
+	at1, at3 := tierRows(rt.RecallAt1), tierRows(rt.RecallAt3)
+	var out []routingRow
+	for i, r := range tierRows(rt.Accuracy) {
+		out = append(out, routingRow{Name: r.Name, Accuracy: r.Rate, At1: at1[i].Rate, At3: at3[i].Rate})
+	}
+	return out
 }

@@ -102,6 +102,21 @@ type SkillSummary struct {
 type ChainSummary struct {
 	OrchSR TierRates `json:"orch_sr"`
 	ExecSR TierRates `json:"exec_sr"`
+	// Routing scores the router step by step; absent when no chain step
+	// was routed (and in results written before it was measured).
+	Routing *RoutingSummary `json:"routing,omitempty"`
+}
+
+// RoutingSummary scores routing per chain step, by the tier of the step's
+// chain; each rate's n counts steps (docs/results.md).
+type RoutingSummary struct {
+	// Accuracy is the share of routed steps whose message reached the
+	// expected repo's agent.
+	Accuracy TierRates `json:"accuracy"`
+	// RecallAt1 and RecallAt3 are the shares of steps whose expected repo's
+	// agent is among the router's first one or three ranked candidates.
+	RecallAt1 TierRates `json:"recall_at_1"`
+	RecallAt3 TierRates `json:"recall_at_3"`
 }
 
 // CommissionSummary aggregates commission tasks; means are null when there
@@ -168,9 +183,20 @@ type StepResult struct {
 	Routed     string   `json:"routed"`   // the repo whose agent really got the step ("" when none)
 	Score      float64  `json:"score,omitempty"`
 	Reason     string   `json:"reason,omitempty"`
-	Outcome    string   `json:"outcome"` // completed, failed, error, no_agent, skipped
+	Outcome    string   `json:"outcome"` // the step's outcome: ok, no_agent, agent_failed, empty_answer, skipped, ...
 	DurationMS int64    `json:"duration_ms"`
 	Artifacts  []string `json:"artifacts,omitempty"`
+	// Ranking is the router's ranking of the agents it found fit for the
+	// step, best first (at most ten); a router that does not rank gives its
+	// choice alone, "no suitable agent" none.
+	Ranking []RankedRepo `json:"ranking,omitempty"`
+}
+
+// RankedRepo is one agent of a router's ranking.
+type RankedRepo struct {
+	Repo  string  `json:"repo"`  // the repo whose agent it is ("" when none of the suite's)
+	Agent string  `json:"agent"` // the agent's card name
+	Score float64 `json:"score"` // the router's score; higher is better
 }
 
 // CommissionResult is a commission task's outcome.

@@ -41,7 +41,11 @@ func sampleResults() *Results {
 			{ID: "s3", Type: tasks.Single, Tier: tasks.Hard, Status: StatusPassed, Pass: true},
 			{ID: "s4", Type: tasks.Single, Tier: tasks.Hard, Status: StatusInfraError}, // excluded
 			{ID: "c1", Type: tasks.Chain, Tier: tasks.Easy, Status: StatusPassed, Pass: true, OrchOK: bptr(true),
-				Steps: []StepResult{{Index: 0, Expected: "a", Routed: "a", Outcome: "completed"}, {Index: 1, Expected: "b", Routed: "b", Outcome: "completed"}}},
+				Steps: []StepResult{
+					{Index: 1, Expected: "a", Routed: "a", Outcome: "ok", Ranking: []RankedRepo{{Repo: "a", Agent: "a", Score: 2.5}, {Repo: "b", Agent: "b", Score: 1}}},
+					{Index: 2, Expected: "b", Routed: "a", Outcome: "ok", Ranking: []RankedRepo{{Repo: "a", Agent: "a", Score: 3}, {Repo: "", Agent: "x", Score: 2}, {Repo: "b", Agent: "b", Score: 1}}},
+					{Index: 3, Expected: "b", Outcome: "skipped"},
+				}},
 			{ID: "c2", Type: tasks.Chain, Tier: tasks.Easy, Status: StatusPassed, Pass: true, OrchOK: bptr(false)}, // right answer, wrong route
 			{ID: "c3", Type: tasks.Chain, Tier: tasks.Medium, Status: StatusFailed, OrchOK: bptr(true)},
 			{ID: "k1", Type: tasks.Commission, Tier: tasks.Easy, Status: StatusFailed, Commission: &CommissionResult{
@@ -65,6 +69,12 @@ func TestSummarize(t *testing.T) {
 		Chains: ChainSummary{
 			OrchSR: TierRates{Easy: Rate{2, 50}, Medium: Rate{1, 100}, Overall: Rate{3, 66.67}},
 			ExecSR: TierRates{Easy: Rate{2, 50}, Medium: Rate{1, 0}, Overall: Rate{3, 33.33}},
+			// c1: step 1 right and ranked first, step 2 wrong and ranked third, step 3 never routed.
+			Routing: &RoutingSummary{
+				Accuracy:  TierRates{Easy: Rate{2, 50}, Overall: Rate{2, 50}},
+				RecallAt1: TierRates{Easy: Rate{2, 50}, Overall: Rate{2, 50}},
+				RecallAt3: TierRates{Easy: Rate{2, 100}, Overall: Rate{2, 100}},
+			},
 		},
 		Commission: CommissionSummary{N: 1, Result: fptr(70), DevResult: fptr(90), GateFailures: 1, GapClosure: fptr(50)},
 	}
@@ -154,7 +164,7 @@ func TestResultsMatchSchemaAndRender(t *testing.T) {
 	}
 
 	html, _ := os.ReadFile(filepath.Join(dir, "report.html"))
-	for _, want := range []string{"<svg", "c1", "Table 1", "66.7%"} {
+	for _, want := range []string{"<svg", "c1", "Table 1", "66.7%", "Table 5. Routing per chain step", "<th>Recall@3</th>"} {
 		if !bytes.Contains(html, []byte(want)) {
 			t.Errorf("report.html lacks %q", want)
 		}
@@ -168,7 +178,8 @@ func TestResultsMatchSchemaAndRender(t *testing.T) {
 	if err := WriteTables(&text, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Pass@k (k=2)", "Table 4", "66.7%", "1 task(s) ended in an infrastructure error"} {
+	for _, want := range []string{"Pass@k (k=2)", "Table 4", "66.7%", "1 task(s) ended in an infrastructure error",
+		"Table 5. Routing per chain step", "overall      2     50.0%       2     50.0%    100.0%"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("tables lack %q:\n%s", want, text.String())
 		}

@@ -50,6 +50,7 @@ func Summarize(r *Results, k int) {
 	}
 
 	var single, orch, exec []Outcome
+	var routed []StepRouting
 	var com CommissionSummary
 	var results, devs, closures []float64
 	for _, t := range r.Tasks {
@@ -63,6 +64,7 @@ func Summarize(r *Results, k int) {
 			ok := t.OrchOK != nil && *t.OrchOK
 			orch = append(orch, Outcome{Tier: t.Tier, Pass: ok})
 			exec = append(exec, Outcome{Tier: t.Tier, Pass: ok && t.Pass})
+			routed = append(routed, RoutedSteps(t)...)
 		case tasks.Commission:
 			com.N++
 			c := t.Commission
@@ -87,6 +89,10 @@ func Summarize(r *Results, k int) {
 	}
 	r.Summary.Single = RatesByTier(single)
 	r.Summary.Chains = ChainSummary{OrchSR: RatesByTier(orch), ExecSR: RatesByTier(exec)}
+	if len(routed) > 0 {
+		rs := RoutingByTier(routed)
+		r.Summary.Chains.Routing = &rs
+	}
 	com.Result, com.DevResult, com.GapClosure = mean(results), mean(devs), mean(closures)
 	r.Summary.Commission = com
 }

@@ -13,7 +13,8 @@ import (
 // BM25 is the default router: it ranks the candidates' cards — name,
 // description, and each skill's name, description, tags and examples —
 // against the step's instruction with Okapi BM25 and takes the best, or
-// none when no card shares a word with the instruction.
+// none when no card shares a word with the instruction. Its ranking is
+// every card that shares a word, by score.
 type BM25 struct{}
 
 var _ Router = (*BM25)(nil)
@@ -44,6 +45,12 @@ func (*BM25) Route(ctx context.Context, q Query, candidates []Candidate) (Decisi
 	if len(ranked) > 1 {
 		next := ranked[1]
 		d.Reason += fmt.Sprintf("; next %q %.2f", candidates[next.Doc].Name(), next.Score)
+	}
+	for _, r := range ranked {
+		if r.Score <= 0 || len(d.Ranking) == MaxRanking {
+			break
+		}
+		d.Ranking = append(d.Ranking, Scored{Agent: &candidates[r.Doc], Score: r.Score})
 	}
 	return d, nil
 }

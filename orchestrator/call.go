@@ -241,6 +241,14 @@ func (s *session) callOnce(ctx context.Context, card *a2a.AgentCard, agentOrigin
 	switch res.state {
 	case a2a.TaskStateCompleted:
 		res.outcome = OK
+		if empty(res.out) {
+			// A task that completed with nothing to show did not do the
+			// step: the next step would get no input.
+			res.outcome, res.detail = EmptyAnswer, "the agent completed the task with no text and no file"
+			if statusMsg != "" {
+				res.detail += "; it said: " + statusMsg
+			}
+		}
 	case a2a.TaskStateInputRequired, a2a.TaskStateAuthRequired:
 		res.outcome, res.detail = AgentFailed, "the agent asked for more input: "+statusMsg
 	case a2a.TaskStateFailed, a2a.TaskStateRejected, a2a.TaskStateCanceled:
@@ -253,6 +261,12 @@ func (s *session) callOnce(ctx context.Context, card *a2a.AgentCard, agentOrigin
 		res.outcome, res.detail = ProtocolError, fmt.Sprintf("the answer ended without a final task state (last: %s)", stateName(res.state))
 	}
 	return res
+}
+
+// empty reports whether an output holds nothing: no file and no text but
+// white space.
+func empty(o Output) bool {
+	return len(o.Files) == 0 && strings.TrimSpace(o.Text) == ""
 }
 
 // await polls a task until it ends.

@@ -61,6 +61,7 @@ const (
 	RoutingFailed   Outcome = "routing_failed"   // the router could not decide (a model that failed)
 	RegistryFailed  Outcome = "registry_failed"  // the registry could not be read
 	AgentFailed     Outcome = "agent_failed"     // the agent answered with a failed task or a JSON-RPC error
+	EmptyAnswer     Outcome = "empty_answer"     // the agent completed the task with no text and no file
 	ProtocolError   Outcome = "protocol_error"   // the agent's answer is not valid A2A
 	TransportFailed Outcome = "transport_failed" // the agent could not be reached, after retries
 	Timeout         Outcome = "timeout"          // the step's timeout passed
@@ -75,6 +76,16 @@ type AgentRef struct {
 	Name string `json:"name"`
 	URL  string `json:"url"`
 }
+
+// Ranked is one agent of a router's ranking for a step, with the router's
+// score (higher is better).
+type Ranked struct {
+	AgentRef
+	Score float64 `json:"score"`
+}
+
+// MaxRanking bounds how many of a router's ranked agents a step records.
+const MaxRanking = 10
 
 func refOf(c *Candidate) *AgentRef {
 	if c == nil {
@@ -106,6 +117,11 @@ type StepRecord struct {
 	Score    float64   `json:"score,omitempty"`
 	Reason   string    `json:"reason,omitempty"`
 	Tokens   int       `json:"tokens,omitempty"`
+	// Ranking is the router's ranking of the agents it found fit, best
+	// first, at most MaxRanking of them: what Recall@k is read from. A
+	// router that ranks nothing but chooses an agent ranks that one alone;
+	// "no suitable agent" ranks none. Empty for delegated chains.
+	Ranking []Ranked `json:"ranking,omitempty"`
 
 	Outcome  Outcome `json:"outcome"`
 	Detail   string  `json:"detail,omitempty"` // why, for anything but ok

@@ -28,6 +28,10 @@
 //	}
 //	fmt.Println(res.OrchestrationOK, res.Output.Text)
 //
+// Each step records the router's ranking of the agents it found fit, best
+// first (StepRecord.Ranking): the expected agent's place in it gives
+// Recall@k; a router that does not rank records its choice alone.
+//
 // Every message to an agent passes a recording proxy. The runner keeps one
 // proxy per agent and tags each chain's requests (TagHeader), so each
 // chain's trace (every JSON-RPC request, response and streamed event, as
@@ -43,7 +47,8 @@
 // calls that fail in transport (no connection, a gateway status, an answer
 // cut off) are retried with doubling backoff a bounded number of times;
 // failed tasks, JSON-RPC errors and malformed answers are not; a step that
-// passes its timeout is canceled at the agent. Agents the registry reports
+// passes its timeout is canceled at the agent. A task that completes with
+// no text and no file is not a success: the step ends empty_answer. Agents the registry reports
 // down are never offered to the router. Run never panics on an agent's or a
 // router's account; RunAll runs chains in parallel, and one chain's failure
 // never stops another.

@@ -216,6 +216,11 @@ func (s *session) delegate(ctx context.Context, ch Chain, d Delegator, res *Resu
 			rec.Artifacts = append(rec.Artifacts, Artifact{Name: name})
 		}
 		switch {
+		case last.State == "completed" && !last.Content:
+			rec.Outcome, rec.Detail = EmptyAnswer, "the agent completed the task with no text and no file"
+			if last.Status != "" {
+				rec.Detail += "; it said: " + last.Status
+			}
 		case last.State == "completed":
 			rec.Outcome = OK
 		case !last.Answered:

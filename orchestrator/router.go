@@ -58,6 +58,17 @@ type Decision struct {
 	Score  float64 // the router's confidence or relevance; higher is better
 	Reason string  // a short reason, for the step record
 	Tokens int     // model tokens spent on the decision
+	// Ranking is the candidates the router found fit, best first, with
+	// their scores; optional (a router that ranks nothing leaves it empty
+	// and the step records its choice alone). When given, Agent should be
+	// its first.
+	Ranking []Scored
+}
+
+// Scored is a candidate with a router's score for one step.
+type Scored struct {
+	Agent *Candidate
+	Score float64
 }
 
 // Router chooses the agent for one step from the candidates' cards. Route

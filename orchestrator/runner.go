@@ -411,6 +411,9 @@ func (s *session) step(ctx context.Context, ch Chain, i int, prev *Output, rec *
 	d, err := s.route(sctx, q, up)
 	rec.RouteMS = ms(time.Since(start))
 	rec.Tokens, rec.Score, rec.Reason, rec.Skill = d.Tokens, d.Score, d.Reason, d.Skill
+	if err == nil {
+		rec.Ranking = rankingOf(d)
+	}
 	switch {
 	case err != nil:
 		rec.Outcome, rec.Detail = RoutingFailed, err.Error()
@@ -464,6 +467,25 @@ func (s *session) step(ctx context.Context, ch Chain, i int, prev *Output, rec *
 		s.r.log.Warn("the agent answered in another context", "case", ch.ID, "step", i+1, "sent", contextID, "got", cr.contextID)
 	}
 	return &cr.out
+}
+
+// rankingOf is the ranking a step records of a router's decision: the
+// router's own (at most MaxRanking), else its choice alone.
+func rankingOf(d Decision) []Ranked {
+	var out []Ranked
+	for _, sc := range d.Ranking {
+		if sc.Agent == nil {
+			continue
+		}
+		if len(out) == MaxRanking {
+			break
+		}
+		out = append(out, Ranked{AgentRef: *refOf(sc.Agent), Score: sc.Score})
+	}
+	if len(out) == 0 && d.Agent != nil {
+		out = []Ranked{{AgentRef: *refOf(d.Agent), Score: d.Score}}
+	}
+	return out
 }
 
 // stepMessage builds a step's message: the instruction as text, then the

@@ -1,6 +1,9 @@
 package orchestrator
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestStepMessagePreviousText checks that a step's text output reaches the
 // next step as a file named and typed by what it holds.
@@ -18,5 +21,26 @@ func TestStepMessagePreviousText(t *testing.T) {
 		if p := msg.Parts[1]; p.Filename != tc.name || p.MediaType != tc.mediaType {
 			t.Errorf("previous output %q sent as %s (%s), want %s (%s)", tc.text, p.Filename, p.MediaType, tc.name, tc.mediaType)
 		}
+	}
+}
+
+// TestRankingOf checks what a step records of a decision's ranking: at
+// most MaxRanking agents, or the choice alone when the router ranks none.
+func TestRankingOf(t *testing.T) {
+	t.Parallel()
+	cands := make([]Candidate, MaxRanking+2)
+	var all []Scored
+	for i := range cands {
+		cands[i] = Candidate{ID: fmt.Sprint("a", i), URL: fmt.Sprint("http://127.0.0.1:", 9000+i)}
+		all = append(all, Scored{Agent: &cands[i], Score: float64(100 - i)})
+	}
+	if got := rankingOf(Decision{Agent: &cands[0], Ranking: all}); len(got) != MaxRanking || got[0].ID != "a0" || got[MaxRanking-1].Score != float64(100-MaxRanking+1) {
+		t.Errorf("rankingOf(%d ranked) = %+v, want the first %d", len(all), got, MaxRanking)
+	}
+	if got := rankingOf(Decision{Agent: &cands[3], Score: 0.7}); len(got) != 1 || got[0].ID != "a3" || got[0].Score != 0.7 {
+		t.Errorf("rankingOf(choice only) = %+v, want the choice alone", got)
+	}
+	if got := rankingOf(Decision{Reason: "none fits"}); got != nil {
+		t.Errorf("rankingOf(no agent) = %+v, want none", got)
 	}
 }

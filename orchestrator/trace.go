@@ -33,6 +33,10 @@ type Send struct {
 	TaskID    string
 	ContextID string
 	Artifacts []string // artifact names (or file names) in the answer
+	// Content says an artifact of the answer holds something: a part with
+	// text that is not blank, a file or data. A task completed without
+	// content is an empty answer.
+	Content bool
 }
 
 // Sends reads the messages handed to agents from a trace, in the order
@@ -158,6 +162,9 @@ func (s *Send) walk(v any) {
 }
 
 func (s *Send) addArtifact(a map[string]any) {
+	if parts, ok := a["parts"].([]any); ok && !s.Content {
+		s.Content = slices.ContainsFunc(parts, hasContent)
+	}
 	name, _ := a["name"].(string)
 	if name == "" {
 		name, _ = a["artifactId"].(string)
@@ -165,6 +172,24 @@ func (s *Send) addArtifact(a map[string]any) {
 	if name != "" && !slices.Contains(s.Artifacts, name) {
 		s.Artifacts = append(s.Artifacts, name)
 	}
+}
+
+// hasContent reports whether a part, in A2A 1.0 or 0.3 form, holds text
+// that is not blank, a file or data.
+func hasContent(p any) bool {
+	pm, ok := p.(map[string]any)
+	if !ok {
+		return false
+	}
+	if t, ok := pm["text"].(string); ok && strings.TrimSpace(t) != "" {
+		return true
+	}
+	for _, k := range []string{"raw", "url", "file", "data"} {
+		if v, ok := pm[k]; ok && v != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func partsText(m any) string {

@@ -171,6 +171,9 @@ func (r *run) record(ctx context.Context, c *tasks.Case, runner *orchestrator.Ru
 		if st.Detail != "" {
 			step.Reason = strings.TrimSpace(step.Reason + " " + st.Detail)
 		}
+		for _, rk := range st.Ranking {
+			step.Ranking = append(step.Ranking, eval.RankedRepo{Repo: r.repoOf(rk.URL), Agent: rk.Name, Score: rk.Score})
+		}
 		// Each step's output is kept, so a failed chain shows where it went wrong.
 		if st.Output != nil {
 			stepDir := filepath.Join(dir, "steps", fmt.Sprint(st.Step))

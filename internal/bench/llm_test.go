@@ -148,5 +148,15 @@ tasks:
 		if tr.Status == eval.StatusPassed && tr.TokensIn == 0 {
 			t.Errorf("task %s passed by the llm judge with no tokens counted", tr.ID)
 		}
+		// The llm router ranks nothing: a step records its choice alone,
+		// by the repo of the agent that got it.
+		for _, st := range tr.Steps {
+			if len(st.Ranking) != 1 || st.Ranking[0].Repo != st.Routed || st.Ranking[0].Score != st.Score {
+				t.Errorf("task %s step %d: ranking %+v, routed %s (score %v); want the choice alone", tr.ID, st.Index, st.Ranking, st.Routed, st.Score)
+			}
+		}
+	}
+	if rt := res.Summary.Chains.Routing; rt == nil || rt.Accuracy.Overall.N != 2 || rt.RecallAt1.Overall != rt.Accuracy.Overall {
+		t.Errorf("routing summary = %+v; want 2 steps, Recall@1 equal to the accuracy of a router that ranks its choice alone", rt)
 	}
 }
