@@ -118,9 +118,14 @@ func containValue(work string, p bundle.Param, v any) (any, error) {
 // contain resolves one file name against the work directory: an absolute
 // path must already lie inside it (the host's own names do), a relative one
 // must not climb out; an output file is reduced to its sanitised base name.
+// "-" alone is the command-line convention for standard input or output
+// (a tool's default for many such parameters), no file, and passes as it is.
 func contain(work string, output bool, s string) (string, error) {
 	if s == "" {
 		return "", fmt.Errorf("an empty file name")
+	}
+	if s == "-" {
+		return s, nil
 	}
 	clean := filepath.Clean(s)
 	if filepath.IsAbs(s) {

@@ -128,6 +128,8 @@ func TestBuildArgv(t *testing.T) {
 		{"option after a flag", map[string]any{"mode": "--exec=sh"}, `parameter mode: the value "--exec=sh" begins with "-"`},
 		{"negative number", map[string]any{"n": -3}, "tool -n -3"},
 		{"a dash alone", map[string]any{"words": []any{"-"}}, "tool -"},
+		{"a dash for an output file is standard output", map[string]any{"out": "-"}, "tool --out -"},
+		{"a dash for an input file is standard input", map[string]any{"in": "-"}, "tool -"},
 		{"allowed dash", map[string]any{"expr": "-x"}, "tool -e -x"},
 		{"after --", map[string]any{"rest": "--not-an-option"}, "tool -- --not-an-option"},
 	}
