@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -55,6 +56,10 @@ func buildArgs(sk *bundle.Skill, vars bundle.Vars, args map[string]any) ([]bundl
 	for name, v := range args {
 		p, ok := params[name]
 		switch {
+		case ok && p.IsFile() && p.HasDefault && reflect.DeepEqual(v, p.Default):
+			// The bundle's own default ("stdout", "-", "out.csv" beside the
+			// work directory) is the tool's documented value, not a
+			// caller's path: it passes as the tool takes it.
 		case ok && p.IsFile():
 			fixed, err := containValue(vars.Workdir, p, v)
 			if err != nil {

@@ -37,7 +37,8 @@ skills:
         rest: {type: string}
         mode: {type: string}
         keep: {type: string, format: output-path}
-    run: [tool, "--keep={{workdir}}/{{keep}}", --out, "{{out}}", "--log={{log}}", -n, "{{n}}", --mode, "{{mode}}", "{{in}}", "{{ins}}", "{{words}}", "{{workdir}}/{{name}}", -e, "{{expr}}", --, "{{rest}}"]
+        report: {type: string, format: output-path, default: stdout}
+    run: [tool, "--keep={{workdir}}/{{keep}}", --report, "{{report}}", --out, "{{out}}", "--log={{log}}", -n, "{{n}}", --mode, "{{mode}}", "{{in}}", "{{ins}}", "{{words}}", "{{workdir}}/{{name}}", -e, "{{expr}}", --, "{{rest}}"]
 `))
 	if err != nil {
 		t.Fatalf("Parse() error = %v", err)
@@ -69,7 +70,13 @@ func checkArgs(t *testing.T, sk *bundle.Skill, work string, els []bundle.Arg) {
 		if p.IsFile() || joinsDir(tmpl) {
 			lit, _, _ := strings.Cut(tmpl, "{{")
 			path := strings.TrimPrefix(el.Value, lit)
-			if filepath.Clean(path) != path || !filepath.IsAbs(path) || !within(work, path) {
+			// "-" (standard input or output) and the bundle's own default
+			// are no caller's path.
+			if p.IsFile() && (path == "-" || p.HasDefault && path == p.Default) {
+				continue
+			}
+			// ("{{workdir}}/." is the work directory itself: inside.)
+			if !filepath.IsAbs(path) || !within(work, filepath.Clean(path)) {
 				t.Errorf("argv[%d] = %q (parameter %s): not a path inside %s", i, el.Value, el.Param, work)
 			}
 		}
@@ -92,7 +99,7 @@ func FuzzBuildArgv(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in, out, log, w1, w2, name, expr, rest string, n int) {
 		work := "/work/task"
 		args := map[string]any{"in": in, "ins": []any{in, w2}, "out": out, "log": log, "words": []any{w1, w2},
-			"name": name, "expr": expr, "rest": rest, "n": n, "mode": w1, "keep": log}
+			"name": name, "expr": expr, "rest": rest, "n": n, "mode": w1, "keep": log, "report": out}
 		els, err := buildArgs(sk, bundle.Vars{Workdir: work}, args)
 		if err != nil {
 			if _, ok := err.(*failure); !ok {
@@ -130,6 +137,8 @@ func TestBuildArgv(t *testing.T) {
 		{"a dash alone", map[string]any{"words": []any{"-"}}, "tool -"},
 		{"a dash for an output file is standard output", map[string]any{"out": "-"}, "tool --out -"},
 		{"a dash for an input file is standard input", map[string]any{"in": "-"}, "tool -"},
+		{"an output file's own default passes as the tool takes it", map[string]any{"report": "stdout"}, "tool --report stdout"},
+		{"an output file other than its default is contained", map[string]any{"report": "stderr"}, "tool --report /work/task/stderr"},
 		{"allowed dash", map[string]any{"expr": "-x"}, "tool -e -x"},
 		{"after --", map[string]any{"rest": "--not-an-option"}, "tool -- --not-an-option"},
 	}
