@@ -66,7 +66,7 @@ func Gate(ctx context.Context, dir string, env []string, log io.Writer) ([]strin
 		return nil, &GateError{Stage: "deploy", Err: err}
 	}
 	defer h.Close()
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := h.Server(host.DefaultTimeouts)
 	go srv.Serve(ln)
 	defer func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/agentnet/agentnet/a2a/host"
 )
 
 // Meter is a metering reverse proxy for model APIs: requests to
@@ -96,7 +98,11 @@ func StartMeterOn(ln net.Listener, upstreams map[string]string) (*Meter, error) 
 			rp.ServeHTTP(w, r)
 		}))
 	}
-	m.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 30 * time.Second}
+	// Every timeout a server has (header, body, each write, idle); a model's
+	// answer may take minutes to start, so a write's deadline runs from
+	// when it starts, not from the request.
+	m.srv = &http.Server{Handler: host.WriteDeadlines(mux, time.Minute), ReadHeaderTimeout: 30 * time.Second,
+		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
 	go m.srv.Serve(ln)
 	return m, nil
 }
