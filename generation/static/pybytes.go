@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
 )
 
@@ -33,7 +34,7 @@ func streamSchema(p pyParam) (map[string]any, string, bool) {
 	case "read":
 		return map[string]any{"type": "string", "format": "path"}, "stream", true
 	case "write":
-		return map[string]any{"type": "string", "description": outFileDesc}, "outstream", true
+		return map[string]any{"type": "string", "format": bundle.FormatOutput, "description": outFileDesc}, "outstream", true
 	}
 	return nil, "", false
 }
@@ -94,7 +95,7 @@ func applyBytes(c *capability, f *pyFunc, bytesOut map[string]bool) {
 	}
 	if returnsBytes(f) && c.props[resultFileParam] == nil {
 		c.call.ResultFile = resultFileParam
-		c.props[resultFileParam] = map[string]any{"type": "string", "description": outFileDesc}
+		c.props[resultFileParam] = map[string]any{"type": "string", "format": bundle.FormatOutput, "description": outFileDesc}
 	}
 }
 

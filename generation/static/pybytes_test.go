@@ -75,9 +75,9 @@ class Reader:
 		}
 	}
 	want := map[string]map[string]any{
-		"packb":        {"o": nil, "output_file": nil},
+		"packb":        {"o": nil, "output_file": "output-path"},
 		"unpackb":      {"packed": "path"},
-		"pack":         {"o": nil, "stream": nil},
+		"pack":         {"o": nil, "stream": "output-path"},
 		"unpack":       {"stream": "path"},
 		"reader":       {"source": "path", "strict": nil},
 		"reader-first": {"source": "path", "strict": nil},
