@@ -17,7 +17,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agentnet/agentnet/a2a/host"
+	"github.com/agentnet/agentnet/internal/httptimeout"
 )
 
 // Meter is a metering reverse proxy for model APIs: requests to
@@ -101,8 +101,7 @@ func StartMeterOn(ln net.Listener, upstreams map[string]string) (*Meter, error) 
 	// Every timeout a server has (header, body, each write, idle); a model's
 	// answer may take minutes to start, so a write's deadline runs from
 	// when it starts, not from the request.
-	m.srv = &http.Server{Handler: host.WriteDeadlines(mux, time.Minute), ReadHeaderTimeout: 30 * time.Second,
-		ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}
+	m.srv = httptimeout.Server(mux, httptimeout.Timeouts{Header: 30 * time.Second, Read: time.Minute, Write: time.Minute, Idle: 2 * time.Minute})
 	go m.srv.Serve(ln)
 	return m, nil
 }

@@ -17,9 +17,9 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
 
-	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/a2a/proxy"
 	"github.com/agentnet/agentnet/cards"
+	"github.com/agentnet/agentnet/internal/httptimeout"
 )
 
 // Remote is the a2a router: the user's own orchestrator, an A2A agent at
@@ -323,7 +323,7 @@ func startRegistryView(upstream string, origins map[string]string, rt http.Round
 		}
 		rp.ServeHTTP(w, r)
 	})
-	v := &registryView{url: "http://" + ln.Addr().String(), srv: &http.Server{Handler: host.WriteDeadlines(readOnly, time.Minute), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}, done: make(chan struct{})}
+	v := &registryView{url: "http://" + ln.Addr().String(), srv: httptimeout.Server(readOnly, httptimeout.Default), done: make(chan struct{})}
 	go func() {
 		defer close(v.done)
 		v.srv.Serve(ln)

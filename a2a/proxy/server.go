@@ -8,6 +8,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/agentnet/agentnet/internal/httptimeout"
 )
 
 // Server is a Proxy listening on a port of its own.
@@ -19,17 +21,13 @@ type Server struct {
 	done chan struct{}
 }
 
-// Timeouts bound how long one client connection may hold the proxy: Header
-// to send a request's header, Read to send the whole request, Write for
-// each write of an answer to be taken (a stream lasts as long as it is
-// read), Idle between requests. Zero means no limit.
-type Timeouts struct {
-	Header, Read, Write, Idle time.Duration
-}
+// Timeouts bound how long one client connection may hold the proxy (see
+// httptimeout.Timeouts): a stream lasts as long as it is read.
+type Timeouts = httptimeout.Timeouts
 
 // DefaultTimeouts are a proxy server's timeouts unless WithTimeouts says
 // otherwise.
-var DefaultTimeouts = Timeouts{Header: 10 * time.Second, Read: time.Minute, Write: time.Minute, Idle: 2 * time.Minute}
+var DefaultTimeouts = httptimeout.Default
 
 // withDeadlines lifts the server's read deadline once a request's body is
 // read (left in place it would cancel an exchange still being answered)
@@ -43,7 +41,7 @@ func withDeadlines(next http.Handler, d time.Duration) http.Handler {
 			r.Body = &liftOnEOF{ReadCloser: r.Body, rc: rc}
 		}
 		if d > 0 {
-			w = &deadlineWriter{ResponseWriter: w, rc: rc, d: d}
+			w = httptimeout.Writer(w, d)
 		}
 		next.ServeHTTP(w, r)
 	})
@@ -62,23 +60,6 @@ func (b *liftOnEOF) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
-
-type deadlineWriter struct {
-	http.ResponseWriter
-	rc *http.ResponseController
-	d  time.Duration
-}
-
-func (w *deadlineWriter) extend() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.d)) }
-
-func (w *deadlineWriter) WriteHeader(code int) { w.extend(); w.ResponseWriter.WriteHeader(code) }
-
-func (w *deadlineWriter) Write(p []byte) (int, error) { w.extend(); return w.ResponseWriter.Write(p) }
-
-func (w *deadlineWriter) Flush() { w.extend(); _ = w.rc.Flush() }
-
-// Unwrap lets http.ResponseController reach the connection.
-func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // ShutdownTimeout bounds how long Close waits for exchanges in flight
 // before it cuts them.
