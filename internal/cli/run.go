@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentnet/agentnet/internal/bench"
+	"github.com/agentnet/agentnet/bench"
 	"github.com/agentnet/agentnet/internal/llm"
 	"github.com/agentnet/agentnet/orchestrator"
 	"github.com/agentnet/agentnet/registry"

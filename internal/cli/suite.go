@@ -11,7 +11,7 @@ import (
 
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
-	"github.com/agentnet/agentnet/internal/bench"
+	"github.com/agentnet/agentnet/bench"
 	"github.com/agentnet/agentnet/internal/llm"
 	"github.com/agentnet/agentnet/internal/yamlx"
 	"github.com/agentnet/agentnet/tasks"

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/agentnet/agentnet/internal/bench"
+	"github.com/agentnet/agentnet/bench"
 )
 
 // buildInfo is what the binary knows of its own build: the version (see

@@ -81,7 +81,7 @@ func TestRunWithModel(t *testing.T) {
 	defer fake.Close()
 	cfg := fake.Config()
 
-	demo, _ := filepath.Abs("../../tasks/demo")
+	demo, _ := filepath.Abs("../tasks/demo")
 	dir := t.TempDir()
 	suite := `version: 1
 name: model

@@ -16,7 +16,7 @@ import (
 // one chain.
 func twoRepoSuite(t *testing.T) *tasks.Suite {
 	t.Helper()
-	demo, _ := filepath.Abs("../../tasks/demo")
+	demo, _ := filepath.Abs("../tasks/demo")
 	dir := t.TempDir()
 	suite := `version: 1
 name: resume
