@@ -10,10 +10,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentnet/agentnet/bench"
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/generation"
-	"github.com/agentnet/agentnet/bench"
 	"github.com/agentnet/agentnet/internal/llm"
 	"github.com/agentnet/agentnet/orchestrator"
 	"github.com/agentnet/agentnet/tasks"

@@ -9,9 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentnet/agentnet/bench"
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
-	"github.com/agentnet/agentnet/bench"
 	"github.com/agentnet/agentnet/internal/llm"
 	"github.com/agentnet/agentnet/internal/yamlx"
 	"github.com/agentnet/agentnet/tasks"
