@@ -264,6 +264,7 @@ func synopsisFlags(c *Command, form string) {
 			depth--
 			if depth == 0 {
 				if g := strings.TrimSpace(form[start:i]); synopsisFlagRE.MatchString(g) {
+					synopsisValue(c, g)
 					addFlag(c, &helpItem{term: altBarRE.Regexp().ReplaceAllString(g, ", ")})
 				}
 			}
@@ -1184,6 +1185,9 @@ func usageTokens(usage string, hasSubs bool) []usageTok {
 	started := false
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
+		if shellRedirect(f) {
+			break // "jp PATH < doc.json": what follows is the shell's, not an operand
+		}
 		opens := strings.Count(f, "[")
 		closes := strings.Count(f, "]")
 		core := strings.Trim(f, "[]()")

@@ -123,3 +123,34 @@ func unbox(lines []string) []string {
 	}
 	return out
 }
+
+// synopsisValue gives an option the value its usage shows ("[-p
+// palette_file]") when the options list named it alone ("-p  write the
+// palette to palette_file"), which reads as a switch.
+func synopsisValue(c *Command, group string) {
+	fs := strings.Fields(strings.Replace(group, "=", " ", 1))
+	if len(fs) != 2 || strings.Contains(fs[0], "|") || !strings.HasPrefix(fs[0], "-") {
+		return
+	}
+	name := strings.TrimLeft(fs[0], "-")
+	long, short := name, ""
+	if !strings.HasPrefix(fs[0], "--") && len(name) == 1 {
+		long, short = "", name
+	}
+	f := c.flag(long, short)
+	if f == nil || f.Metavar != "" || f.Typed || f.Negation != "" {
+		return
+	}
+	f.Metavar = strings.Trim(fs[1], "<>")
+	f.Type = guessFlagType(f)
+}
+
+// shellRedirect reports whether a usage word is the shell's redirection or
+// pipe, after which no word is the program's operand.
+func shellRedirect(w string) bool {
+	switch w {
+	case "<", ">", ">>", "|", "2>", "2>&1", "&>":
+		return true
+	}
+	return false
+}
