@@ -67,8 +67,8 @@ type Result struct {
 
 // Similarity is the rule matcher's normalised lexical similarity of two
 // texts: the Dice coefficient of their sets of normalised content words
-// (lower-cased, stop words dropped, light stemming — the same normalisation
-// as BM25 routing), in 0–1. Match weighs the words by how rare they
+// (lower-cased, function words dropped, Snowball stemming — BM25 routing's
+// normalisation, less its dropping of request verbs: see tokenize), in 0–1. Match weighs the words by how rare they
 // are among the skills compared; Similarity weighs them equally.
 func Similarity(a, b string) float64 { return weightedDice(wordSet(a), wordSet(b), nil) }
 
