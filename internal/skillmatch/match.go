@@ -3,6 +3,8 @@ package skillmatch
 import (
 	"math"
 	"strings"
+	"sync"
+	"unicode"
 
 	"github.com/agentnet/agentnet/internal/bm25"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
@@ -27,11 +29,17 @@ const (
 	// skills within this share of its most similar one; lower than colShare
 	// because one program often offers several annotated capabilities.
 	rowShare = 0.55
-	// The weights of the two label readings against the description's
-	// Dice coefficient (pairReading.score): a label hit is strong evidence
-	// only when its words are rare in the repo, which the idf weighing says.
+	// The weights of the two label readings and the parameter reading
+	// against the description's Dice coefficient (pairReading.score): a
+	// label hit is strong evidence only when its words are rare in the
+	// repo, which the idf weighing says; a parameter offers a part of what
+	// its program does.
 	nameInWeight  = 0.5
 	truthInWeight = 0.5
+	paramWeight   = 0.5
+	// soleShare: the share of the threshold a repo's only generated skill
+	// needs (see decide).
+	soleShare = 0.5
 )
 
 // Skill is what the matcher reads of a skill. Of a ground-truth skill it
@@ -59,8 +67,8 @@ type Result struct {
 
 // Similarity is the rule matcher's normalised lexical similarity of two
 // texts: the Dice coefficient of their sets of normalised content words
-// (lower-cased, stop words dropped, light stemming — the same normalisation
-// as BM25 routing), in 0–1. Match weighs the words by how rare they
+// (lower-cased, function words dropped, Snowball stemming — BM25 routing's
+// normalisation, less its dropping of request verbs: see tokenize), in 0–1. Match weighs the words by how rare they
 // are among the skills compared; Similarity weighs them equally.
 func Similarity(a, b string) float64 { return weightedDice(wordSet(a), wordSet(b), nil) }
 
@@ -108,7 +116,7 @@ func idfOver(sets []map[string]bool) map[string]float64 {
 
 func wordSet(s string) map[string]bool {
 	m := map[string]bool{}
-	for _, t := range bm25.Tokenize(s) {
+	for _, t := range tokenize(s) {
 		m[t] = true
 	}
 	return m
@@ -180,8 +188,9 @@ func sentences(s string) []string {
 // similar generated skill among its pairs. With no generated skills
 // precision is 0; with no ground truth recall is 0.
 func Match(generated, truth []Skill, threshold float64) Result {
-	sims := similarities(generated, truth)
-	same := decide(sims, threshold)
+	rs := readings(generated, truth)
+	sims := scores(rs)
+	same := decide(rs, threshold)
 	m := Result{Supported: make([]string, len(generated)), Covered: map[string]string{}}
 	best := make([]float64, len(truth))
 	supported, covered := 0, 0
@@ -224,18 +233,21 @@ func Match(generated, truth []Skill, threshold float64) Result {
 // (how rare each word is among its skills, which pairs compete), so it is
 // made per repo, never per pair alone.
 func Pairs(generated, truth []Skill, threshold float64) [][]bool {
-	return decide(similarities(generated, truth), threshold)
+	return decide(readings(generated, truth), threshold)
 }
 
-// similarities returns how strongly each pair's texts say they are one
-// capability, in 0–1: the strongest of three readings (see readPair), words
-// weighed by how rare they are among the repo's skills.
-func similarities(generated, truth []Skill) [][]float64 {
+// readings returns the evidence that each pair's texts are one
+// capability (see pairReading), words weighed by how rare they are among
+// the repo's skills.
+func readings(generated, truth []Skill) [][]pairReading {
 	gs, ts := make([]readSkill, len(generated)), make([]readSkill, len(truth))
-	var all []map[string]bool
 	for i, g := range generated {
 		gs[i] = readGenerated(g)
-		all = append(all, gs[i].all)
+	}
+	dropProgramName(gs)
+	var all []map[string]bool
+	for _, g := range gs {
+		all = append(all, g.all)
 	}
 	for j, t := range truth {
 		ts[j] = readTruth(t)
@@ -243,11 +255,24 @@ func similarities(generated, truth []Skill) [][]float64 {
 	}
 	idf := idfOver(all)
 	idfCap := math.Log(1 + float64(len(all))/2) // the idf of a word two skills share
-	sims := make([][]float64, len(generated))
+	rs := make([][]pairReading, len(generated))
 	for i := range generated {
-		sims[i] = make([]float64, len(truth))
+		rs[i] = make([]pairReading, len(truth))
 		for j := range truth {
-			sims[i][j] = readPair(gs[i], ts[j], idf, idfCap).score()
+			rs[i][j] = readPair(gs[i], ts[j], idf, idfCap)
+		}
+	}
+	return rs
+}
+
+// scores returns every reading's score, in 0–1: how strongly the pair's
+// texts say they are one capability.
+func scores(rs [][]pairReading) [][]float64 {
+	sims := make([][]float64, len(rs))
+	for i := range rs {
+		sims[i] = make([]float64, len(rs[i]))
+		for j := range rs[i] {
+			sims[i][j] = rs[i][j].score()
 		}
 	}
 	return sims
@@ -258,15 +283,20 @@ type readSkill struct {
 	label  map[string]bool   // the words of its id and name: a concise label of the capability
 	views  []map[string]bool // see views
 	params map[string]bool   // the words of its parameters' names and descriptions
-	all    map[string]bool   // every word above
+	// paramViews are the words of each parameter's name and description:
+	// one program's parameters often offer several capabilities.
+	paramViews []map[string]bool
+	all        map[string]bool // every word above
 }
 
 func readGenerated(g Skill) readSkill {
 	r := readSkill{label: identWords(g.ID + " " + g.Name), views: views(g.ID+" "+g.Name, g.Description), params: map[string]bool{}}
 	for _, p := range g.Params {
-		for w := range identWords(p) {
+		pv := identWords(p)
+		for w := range pv {
 			r.params[w] = true
 		}
+		r.paramViews = append(r.paramViews, pv)
 	}
 	r.all = union(r.label, r.views[len(r.views)-1], r.params)
 	return r
@@ -292,10 +322,13 @@ type pairReading struct {
 	// in the generated skill, parameters included — one program whose
 	// "increment" parameter offers "version-increment".
 	truthIn float64
+	// param: the closest parameter's weighted Dice coefficient against
+	// the ground-truth skill's label or opening.
+	param float64
 }
 
 func (p pairReading) score() float64 {
-	return max(p.dice, nameInWeight*p.nameIn, truthInWeight*p.truthIn)
+	return max(p.dice, nameInWeight*p.nameIn, truthInWeight*p.truthIn, paramWeight*p.param)
 }
 
 func readPair(g, t readSkill, idf map[string]float64, idfCap float64) pairReading {
@@ -303,6 +336,11 @@ func readPair(g, t readSkill, idf map[string]float64, idfCap float64) pairReadin
 	for _, gv := range g.views[1:] {
 		for _, tv := range t.views[1:] {
 			p.dice = max(p.dice, weightedDice(gv, tv, idf))
+		}
+	}
+	for _, pv := range g.paramViews {
+		for _, tv := range t.views[:2] {
+			p.param = max(p.param, weightedDice(pv, tv, idf))
 		}
 	}
 	p.nameIn = weightedShare(g.label, t.all, idf, idfCap)
@@ -376,11 +414,17 @@ var (
 	digitJoin = lazyregexp.New(`(\pL{2,})(\d+)(\pL{2,})`)
 )
 
-// decide turns similarities into pairs. A ground-truth skill matches the
+// decide turns readings into pairs. A ground-truth skill matches the
 // generated skills that reach threshold and are within colShare of its
 // most similar one, when the pair is also within rowShare of the generated
-// skill's most similar ground-truth skill.
-func decide(sims [][]float64, threshold float64) [][]bool {
+// skill's most similar ground-truth skill — or when one of the skill's
+// parameters alone says the capability: a parameter is a capability of
+// its own, which the program's main one does not outshine. A repo's only
+// generated skill needs soleShare of threshold: no other skill competes
+// for the capabilities, and the repo's annotated capabilities are what its
+// one entry point offers unless the texts say little of them.
+func decide(rs [][]pairReading, threshold float64) [][]bool {
+	sims := scores(rs)
 	same := make([][]bool, len(sims))
 	for i := range sims {
 		same[i] = make([]bool, len(sims[i]))
@@ -394,6 +438,10 @@ func decide(sims [][]float64, threshold float64) [][]bool {
 			rowTop[i] = max(rowTop[i], s)
 		}
 	}
+	th := threshold
+	if len(sims) == 1 {
+		th *= soleShare
+	}
 	for j := range sims[0] {
 		top := 0.0
 		for i := range sims {
@@ -401,8 +449,82 @@ func decide(sims [][]float64, threshold float64) [][]bool {
 		}
 		for i := range sims {
 			s := sims[i][j]
-			same[i][j] = s >= threshold && s >= colShare*top && s >= rowShare*rowTop[i]
+			same[i][j] = s >= th && s >= colShare*top &&
+				(s >= rowShare*rowTop[i] || paramWeight*rs[i][j].param >= threshold)
 		}
 	}
 	return same
+}
+
+// tokenize lower-cases s, splits it on anything but letters and digits,
+// drops function words and one-letter tokens and stems the rest, like
+// BM25 routing (bm25.Tokenize) — except that the verbs a request opens
+// with and routing drops ("list", "show", "find") are kept: in a skill's
+// text they name what it does.
+func tokenize(s string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	}) {
+		if len(f) < 2 || functionWord()[f] {
+			continue
+		}
+		out = append(out, bm25.Stem(f))
+	}
+	return out
+}
+
+// functionWord holds the English function words tokenize drops (BM25
+// routing's stop words less the request verbs).
+var functionWord = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`a an and are as at be but by can do does for from has have how i in into is it
+	its me my of on or our please that the their them then there these this those to us was we what when
+	which who will with you your all any each some`) {
+		m[w] = true
+	}
+	return m
+})
+
+// dropProgramName removes from the generated skills' labels and views the
+// words every label shares — the program's name of a command's
+// subcommands ("sqlite-utils insert", "sqlite-utils query"): they say
+// nothing of which capability a skill offers, yet in a two-word label they
+// weigh as much as the subcommand, and a ground-truth text that names the
+// tool's domain ("a SQLite database") meets them in every skill. A lone
+// skill keeps its name: it is all its label says.
+func dropProgramName(gs []readSkill) {
+	if len(gs) < 2 {
+		return
+	}
+	common := map[string]bool{}
+	for w := range gs[0].label {
+		common[w] = true
+	}
+	for _, g := range gs[1:] {
+		for w := range common {
+			if !g.label[w] {
+				delete(common, w)
+			}
+		}
+	}
+	if len(common) == 0 {
+		return
+	}
+	for i := range gs {
+		gs[i].label = minus(gs[i].label, common)
+		for k := range gs[i].views {
+			gs[i].views[k] = minus(gs[i].views[k], common)
+		}
+	}
+}
+
+func minus(a, b map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for w := range a {
+		if !b[w] {
+			out[w] = true
+		}
+	}
+	return out
 }

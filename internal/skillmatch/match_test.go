@@ -64,3 +64,86 @@ func TestMatchReadsOpeningFirst(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// TestTokenizeKeepsCapabilityVerbs checks that the verbs a routing
+// request opens with and BM25 drops ("list", "show", "find") are words of a
+// skill's text: "List the tags" and "Show the tags" are two capabilities.
+func TestTokenizeKeepsCapabilityVerbs(t *testing.T) {
+	t.Parallel()
+	if got, want := tokenize("List the tags of a file, then show them"), []string{"list", "tag", "file", "show"}; !cmp.Equal(got, want) {
+		t.Errorf("tokenize = %q, want %q", got, want)
+	}
+	truth := []Skill{
+		{ID: "tag-listing", Description: "List the metadata tags of an audio file."},
+		{ID: "tag-copying", Description: "Copy the tags of one audio file to another."},
+	}
+	gen := []Skill{
+		{ID: "inspect", Description: "Full tag list for any given file."},
+		{ID: "tagcopy", Description: "Copies tags from src to dst."},
+	}
+	if got, want := Pairs(gen, truth, DefaultThreshold), [][]bool{{true, false}, {false, true}}; !cmp.Equal(got, want) {
+		t.Errorf("Pairs = %v, want %v", got, want)
+	}
+}
+
+// TestParamViewsOfferCapabilities checks that a parameter of a program
+// that says a capability ("ungron: turn assignments back into JSON") is
+// read as offering it, even when the program's main capability matches
+// far better.
+func TestParamViewsOfferCapabilities(t *testing.T) {
+	t.Parallel()
+	truth := []Skill{
+		{ID: "flatten", Description: "Flatten a JSON document into greppable lines."},
+		{ID: "unflatten", Description: "Rebuild a document from its path assignments."},
+		{ID: "fetch-url", Description: "Download a web page and save it to a file."},
+	}
+	gen := []Skill{
+		{ID: "flatten", Description: "Flatten a JSON document into greppable lines.",
+			Params: []string{"reverse: Rebuild the document from the path assignments.", "colour: Colour the output."}},
+		{ID: "get", Description: "Download a URL to a file.", Params: []string{"output: The file to write."}},
+	}
+	same := Pairs(gen, truth, DefaultThreshold)
+	if want := [][]bool{{true, true, false}, {false, false, true}}; !cmp.Equal(same, want) {
+		t.Errorf("Pairs = %v, want %v", same, want)
+	}
+}
+
+// TestSoleProgram checks that a repo's only generated skill needs less
+// evidence to offer an annotated capability than a skill with rivals.
+func TestSoleProgram(t *testing.T) {
+	t.Parallel()
+	truth := []Skill{
+		{ID: "version-sort", Description: "Sort semantic versions, pre-releases included, in precedence order."},
+		{ID: "changelog", Description: "Write the changelog of a version from its commit messages."},
+	}
+	sole := []Skill{{ID: "semv", Description: "Standalone semantic version comparison program.",
+		Params: []string{"bump: Bump a version by the given level: major, minor or patch.", "loose: Read versions loosely."}}}
+	if got, want := Pairs(sole, truth, DefaultThreshold), [][]bool{{true, false}}; !cmp.Equal(got, want) {
+		t.Errorf("Pairs(sole program) = %v, want %v", got, want)
+	}
+	rivals := append(sole, Skill{ID: "release-notes", Description: "Write release notes for the version in precedence of its tags."})
+	if got := Pairs(rivals, truth, DefaultThreshold); got[0][0] {
+		t.Errorf("Pairs(with a rival)[semv][version-sort] = true, want false: %v", got)
+	}
+}
+
+// TestProgramNameSaysNothing checks that the program name every
+// subcommand's label carries ("dbtool insert", "dbtool vacuum") does not
+// count as evidence when a ground-truth text names the tool's domain.
+func TestProgramNameSaysNothing(t *testing.T) {
+	t.Parallel()
+	truth := []Skill{
+		{ID: "load-records", Description: "Load CSV records into a table of a dbtool database file."},
+		{ID: "compact-file", Description: "Shrink a database file by rebuilding it without its free pages."},
+	}
+	gen := []Skill{
+		{ID: "insert", Name: "dbtool insert", Description: "Insert CSV records into a table."},
+		{ID: "vacuum", Name: "dbtool vacuum", Description: "Run VACUUM to shrink the file."},
+		{ID: "rename-table", Name: "dbtool rename-table", Description: "Rename a table."},
+		{ID: "dump", Name: "dbtool dump", Description: "Output the schema and contents of the database."},
+	}
+	want := [][]bool{{true, false}, {false, true}, {false, false}, {false, false}}
+	if got := Pairs(gen, truth, DefaultThreshold); !cmp.Equal(got, want) {
+		t.Errorf("Pairs = %v, want %v", got, want)
+	}
+}
