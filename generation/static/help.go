@@ -148,7 +148,9 @@ func parseHelp(text string) *Command {
 	for _, form := range usages {
 		synopsisFlags(c, form)
 	}
-	usageArgs(c, usages)
+	if !formSubs(c, usages) {
+		usageArgs(c, usages)
+	}
 	placeholderSections(c, func(yield func(header string, lines []string) bool) {
 		for _, s := range sections {
 			if s.kind == "other" && !yield(s.header, s.lines) {
@@ -1185,7 +1187,7 @@ func usageTokens(usage string, hasSubs bool) []usageTok {
 	started := false
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
-		if shellRedirect(f) {
+		if depth == 0 && pdepth == 0 && shellRedirect(f) {
 			break // "jp PATH < doc.json": what follows is the shell's, not an operand
 		}
 		opens := strings.Count(f, "[")

@@ -145,11 +145,12 @@ func synopsisValue(c *Command, group string) {
 	f.Type = guessFlagType(f)
 }
 
-// shellRedirect reports whether a usage word is the shell's redirection or
-// pipe, after which no word is the program's operand.
+// shellRedirect reports whether a usage word is the shell's redirection,
+// after which no word is the program's operand. ("|" is not one: inside
+// brackets it parts alternatives.)
 func shellRedirect(w string) bool {
 	switch w {
-	case "<", ">", ">>", "|", "2>", "2>&1", "&>":
+	case "<", ">", ">>", "2>", "2>&1", "&>":
 		return true
 	}
 	return false
