@@ -188,12 +188,12 @@ func TestVerifyUnsignedAndHostile(t *testing.T) {
 		want string
 	}{
 		// Swapping in another key's jwk must not make a forged signature pass.
-		"other jwk": {a2a.AgentCardSignature{Protected: header(map[string]any{"alg": "EdDSA", "kid": other.KeyID(), "jwk": other.Public()}), Signature: sigs[0].Signature}, "does not verify"},
-		"alg none":  {a2a.AgentCardSignature{Protected: header(map[string]any{"alg": "none", "kid": "x"}), Signature: "e30"}, `alg "none"`},
-		"no kid":    {a2a.AgentCardSignature{Protected: header(map[string]any{"alg": "EdDSA", "jwk": k.Public()}), Signature: sigs[0].Signature}, "no kid"},
-		"jku only":  {a2a.AgentCardSignature{Protected: header(map[string]any{"alg": "ES256", "kid": "k1", "jku": "https://example.com/jwks.json"}), Signature: "e30"}, "not fetched"},
-		"not b64":   {a2a.AgentCardSignature{Protected: "%%%", Signature: "e30"}, "base64url"},
-		"alg swap":  {a2a.AgentCardSignature{Protected: header(map[string]any{"alg": "ES256", "kid": k.KeyID(), "jwk": k.Public()}), Signature: sigs[0].Signature}, "does not match"},
+		"other jwk":   {a2a.AgentCardSignature{Protected: header(map[string]any{"alg": "EdDSA", "kid": other.KeyID(), "jwk": other.Public()}), Signature: sigs[0].Signature}, "does not verify"},
+		"alg none":    {a2a.AgentCardSignature{Protected: header(map[string]any{"alg": "none", "kid": "x"}), Signature: "e30"}, `alg "none"`},
+		"no kid":      {a2a.AgentCardSignature{Protected: header(map[string]any{"alg": "EdDSA", "jwk": k.Public()}), Signature: sigs[0].Signature}, "no kid"},
+		"jku only":    {a2a.AgentCardSignature{Protected: header(map[string]any{"alg": "ES256", "kid": "k1", "jku": "https://example.com/jwks.json"}), Signature: "e30"}, "not fetched"},
+		"not b64":     {a2a.AgentCardSignature{Protected: "%%%", Signature: "e30"}, "base64url"},
+		"alg swap":    {a2a.AgentCardSignature{Protected: header(map[string]any{"alg": "ES256", "kid": k.KeyID(), "jwk": k.Public()}), Signature: sigs[0].Signature}, "does not match"},
 		"private jwk": {a2a.AgentCardSignature{Protected: header(map[string]any{"alg": "EdDSA", "kid": "k", "jwk": json.RawMessage(`{"kty":"OKP","crv":"Ed25519","x":"11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo","d":"nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A"}`)}), Signature: "e30"}, "private key"},
 	} {
 		v := VerifyJSON(withSig(c.sig), nil)
