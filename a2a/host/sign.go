@@ -14,6 +14,11 @@ import (
 	"github.com/agentnet/agentnet/cards"
 )
 
+// CardSignaturesEnv is the environment variable through which whoever starts
+// "agentnet serve" hands it card signatures made with a key it holds (a
+// JSON array of A2A AgentCardSignature objects, for WithCardSignatures).
+const CardSignaturesEnv = "AGENTNET_CARD_SIGNATURES"
+
 // WithSigningKey makes the host sign the card it serves with k (A2A 1.0
 // section 8.4): the card of a bundle with skills once, at start; the card of
 // a bundle's own server each time it is served, after its URLs are
