@@ -18,6 +18,8 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
+
+	"github.com/agentnet/agentnet/cards"
 )
 
 // Fault names the one rule a test agent breaks.
@@ -67,6 +69,10 @@ const (
 	StreamNeverCloses Fault = "stream-never-closes" // the stream stays open after the final event
 	StreamUndeclared  Fault = "stream-undeclared"   // streaming works but the card does not declare it
 	PushWrongCode     Fault = "push-wrong-code"     // push config without the capability is answered -32601
+
+	// The card's signature (the well-behaved agent signs its card).
+	UnsignedCard Fault = "unsigned-card" // the card carries no signature
+	BadSignature Fault = "bad-signature" // the card changed after it was signed
 )
 
 // Faults lists every fault but None.
@@ -77,7 +83,17 @@ var Faults = []Fault{
 	ParseErrorCode, InvalidRequestCode, MethodNotFoundCode, InvalidParamsCode, IDNotEchoed, AnswersNotifications, ResponseContentType,
 	SendNotTaskOrMessage, TaskNotFoundCode, HistoryIgnored, CancelFinished, FollowUpAccepted,
 	StreamContentType, StreamNotEnvelope, StreamNeverCloses, StreamUndeclared, PushWrongCode,
+	UnsignedCard, BadSignature,
 }
+
+// signingKey signs the test agents' cards.
+var signingKey = sync.OnceValue(func() *cards.SigningKey {
+	k, err := cards.NewKey("ed25519")
+	if err != nil {
+		panic(fmt.Sprintf("a2atest: signing key: %v", err))
+	}
+	return k
+})
 
 // Option changes the test agent's card.
 type Option func(*a2a.AgentCard)
@@ -205,6 +221,15 @@ func cardJSON(card *a2a.AgentCard, f Fault, url, hostport string) []byte {
 	data, err := json.Marshal(m)
 	if err != nil {
 		panic(fmt.Sprintf("a2atest: encode the card: %v", err))
+	}
+	if f == UnsignedCard {
+		return data
+	}
+	if data, err = signingKey().SignJSON(data); err != nil {
+		panic(fmt.Sprintf("a2atest: sign the card: %v", err))
+	}
+	if f == BadSignature {
+		data = bytes.Replace(data, []byte(`"version":"`), []byte(`"version":"9`), 1)
 	}
 	return data
 }

@@ -64,6 +64,10 @@ func WithStreamGrace(d time.Duration) Option {
 	}
 }
 
+// WithTrustedKeys makes the card signature checks verify against these
+// public keys instead of the key each signature embeds.
+func WithTrustedKeys(t *cards.TrustedKeys) Option { return func(a *auditor) { a.trusted = t } }
+
 // WithTransport sets the HTTP transport under the audit's origin guard
 // (default: a clone of http.DefaultTransport without proxy).
 func WithTransport(rt http.RoundTripper) Option { return func(a *auditor) { a.transport = rt } }
@@ -74,6 +78,7 @@ type auditor struct {
 	parallel    int
 	streamGrace time.Duration
 	transport   http.RoundTripper
+	trusted     *cards.TrustedKeys
 }
 
 // InvalidURLError reports a URL Audit cannot audit.
@@ -237,7 +242,7 @@ func (r *run) skipFrom(ids []string, version, reason string) {
 	}
 }
 
-var cardChecks = []string{CardSchema, CardNullLists, LintRequiredStrings, LintProtocolVersion, LintMIMEModes, LintSkills,
+var cardChecks = []string{CardSignatureHeader, CardSignatureValid, CardSigned, CardSchema, CardNullLists, LintRequiredStrings, LintProtocolVersion, LintMIMEModes, LintSkills,
 	LintUniqueSkillIDs, LintTagsExamples, LintReachableURL, LintTransport, LintGenericDescription, LintSkillDescription, LintOther}
 
 func (r *run) endpoint(ctx context.Context) {
@@ -248,6 +253,7 @@ func (r *run) endpoint(ctx context.Context) {
 		return
 	}
 	r.checkCard(data)
+	r.checkSignature(data)
 
 	card, err := cards.Parse(data)
 	if err != nil {

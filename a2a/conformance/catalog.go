@@ -10,6 +10,10 @@ const (
 	CardContentType = "card.content-type"
 	CardJSON        = "card.json"
 
+	CardSigned          = "card.signed"
+	CardSignatureHeader = "card.signature-header"
+	CardSignatureValid  = "card.signature-valid"
+
 	CardSchema    = "card.schema"
 	CardNullLists = "card.null-lists"
 
@@ -58,6 +62,10 @@ var catalog = []Check{
 	{CardLegacyPath, May, "discovery", "the pre-0.3 path /.well-known/agent.json serves the card too", "A2A 0.2 §5.3"},
 	{CardContentType, Must, "discovery", "the card is served as application/json", "A2A §8.2"},
 	{CardJSON, Must, "discovery", "the card is one JSON object", "CARD-DISC-001"},
+
+	{CardSignatureHeader, Must, "signature", "every signature's protected header names its alg and kid", "CARD-SIGN-003"},
+	{CardSignatureValid, Must, "signature", "a signature verifies over the card's RFC 8785 canonical JSON without signatures (key: the embedded jwk or a trusted key; jku is not fetched)", "CARD-SIGN-001"},
+	{CardSigned, May, "signature", "the card carries a signature", "A2A §8.4"},
 
 	{CardSchema, Must, "schema", "the card validates strictly against the schema of the protocol version it declares", "CARD-STRUCT-001"},
 	{CardNullLists, Must, "schema", "no list in the card is null", "CARD-STRUCT-001"},
