@@ -153,11 +153,15 @@ func New(f Fault, opts ...Option) *Agent {
 		o(card)
 	}
 	caps := card.Capabilities // what the handler enforces
-	store := taskstore.NewInMemory(nil)
+	// Every caller is one user, so that ListTasks lists the tasks it made
+	// (a2a-go's default store refuses ListTasks without an authenticator).
+	store := taskstore.NewInMemory(&taskstore.InMemoryStoreConfig{
+		Authenticator: func(context.Context) (string, error) { return "audit", nil },
+	})
 	handler := a2asrv.NewHandler(echo{},
 		a2asrv.WithLogger(slog.New(slog.DiscardHandler)),
 		a2asrv.WithTaskStore(store),
-		a2asrv.WithCallInterceptors(finishedGuard{store: store}),
+		a2asrv.WithCallInterceptors(versionGuard{}, finishedGuard{store: store}),
 		a2asrv.WithCapabilityChecks(&caps))
 	ag := &Agent{Server: srv, fault: f, done: make(chan struct{}),
 		v1: a2asrv.NewJSONRPCHandler(handler), v0: a2av0.NewJSONRPCHandler(handler)}
@@ -303,7 +307,7 @@ func (ag *Agent) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	case f == MethodNotFoundCode && valid && method != "" && !knownMethods[method]:
 		writeError(w, id, -32600, "invalid request")
 		return
-	case f == SendNotTaskOrMessage && is(method, "SendMessage", "message/send") && wellFormedSend(body):
+	case f == SendNotTaskOrMessage && is(method, "SendMessage", "message/send") && wellFormedSend(body) && supportedVersion(r.Header.Get(a2a.SvcParamVersion)):
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"status": "ok"}})
 		return
@@ -542,4 +546,23 @@ func (g finishedGuard) Before(ctx context.Context, _ *a2asrv.CallContext, req *a
 		return ctx, nil, nil
 	}
 	return ctx, nil, a2a.NewError(a2a.ErrUnsupportedOperation, fmt.Sprintf("task %s is finished", r.Message.TaskID))
+}
+
+// versionGuard refuses an A2A-Version the agent does not speak (A2A 1.0
+// section 3.6.2; an empty one means 0.3).
+type versionGuard struct{ a2asrv.PassthroughCallInterceptor }
+
+func (versionGuard) Before(ctx context.Context, cc *a2asrv.CallContext, _ *a2asrv.Request) (context.Context, any, error) {
+	if vs, ok := cc.ServiceParams().Get(a2a.SvcParamVersion); ok && len(vs) > 0 {
+		if v := vs[0]; !supportedVersion(v) {
+			return ctx, nil, a2a.NewError(a2a.ErrVersionNotSupported, fmt.Sprintf("A2A-Version %s is not supported (1.0 and 0.3 are)", v))
+		}
+	}
+	return ctx, nil, nil
+}
+
+// supportedVersion reports whether the agent speaks A2A version v (empty
+// means 0.3).
+func supportedVersion(v string) bool {
+	return v == "" || strings.HasPrefix(v, "1.") || strings.HasPrefix(v, "0.")
 }
