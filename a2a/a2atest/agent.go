@@ -550,7 +550,9 @@ func (g finishedGuard) Before(ctx context.Context, _ *a2asrv.CallContext, req *a
 
 // versionGuard refuses an A2A-Version the agent does not speak (A2A 1.0
 // section 3.6.2; an empty one means 0.3).
-type versionGuard struct{ a2asrv.PassthroughCallInterceptor }
+type versionGuard struct {
+	a2asrv.PassthroughCallInterceptor
+}
 
 func (versionGuard) Before(ctx context.Context, cc *a2asrv.CallContext, _ *a2asrv.Request) (context.Context, any, error) {
 	if vs, ok := cc.ServiceParams().Get(a2a.SvcParamVersion); ok && len(vs) > 0 {
