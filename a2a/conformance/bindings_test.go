@@ -257,7 +257,6 @@ func TestBindingsDisagree(t *testing.T) {
 	}
 }
 
-
 // listingStore is a2a-go's in-memory store with every caller one user, so
 // that ListTasks lists the tasks made.
 func listingStore() *taskstore.InMemory {
