@@ -148,4 +148,8 @@ func TestFleetSignKey(t *testing.T) {
 	if v := cards.VerifyJSON(fetchCard(t, up[0].URL), trusted); !v.Valid() {
 		t.Errorf("the agent's card: %v", v)
 	}
+	code, out, errs = runHome(t, home, exe, "registry", "list", "--registry", reg.URL)
+	if code != ExitOK || !strings.Contains(out, "SIGNED BY") || !strings.Contains(out, rec.Signature.KeyID) {
+		t.Errorf("registry list = %d %q %q; want the signing key's id", code, out, errs)
+	}
 }
