@@ -153,3 +153,30 @@ func TestFleetSignKey(t *testing.T) {
 		t.Errorf("registry list = %d %q %q; want the signing key's id", code, out, errs)
 	}
 }
+
+// Signatures handed to serve that are not JSON, or that do not verify over
+// its card, are refused with exit 2 before anything is served.
+func TestServeCardSignaturesRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "agent.yaml"), shouterYAML)
+	other, _ := cards.NewKey("ed25519")
+	stranger, _ := other.SignJSON([]byte(`{"name":"someone else"}`))
+	var card struct {
+		Signatures json.RawMessage `json:"signatures"`
+	}
+	json.Unmarshal(stranger, &card)
+	for name, value := range map[string]string{"not json": "[{", "another card's": string(card.Signatures)} {
+		var out, errb bytes.Buffer
+		env := &Env{Args: []string{"serve", dir, "--no-check"}, Stdout: &out, Stderr: &errb, Ctx: t.Context(), Environ: os.Environ,
+			Getenv: func(k string) string {
+				if k == "AGENTNET_CARD_SIGNATURES" {
+					return value
+				}
+				return ""
+			}}
+		if code := Main(env); code != ExitInvalid || out.Len() > 0 {
+			t.Errorf("%s signatures: exit %d, stdout %q, stderr %q; want exit 2 and nothing served", name, code, out.String(), errb.String())
+		}
+	}
+}
