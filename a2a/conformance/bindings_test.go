@@ -210,6 +210,7 @@ func TestAllBindings(t *testing.T) {
 		conformance.CoreSend: P, conformance.RPCListTasks: P,
 		conformance.RESTSend: P, conformance.RESTGetTask: P, conformance.RESTListTasks: P,
 		conformance.GRPCSend: P, conformance.GRPCGetTask: P, conformance.GRPCListTasks: P,
+		conformance.RESTCancelFinished: P, conformance.GRPCCancelFinished: P,
 		conformance.BindingEquivalent: P,
 		// Where a2a-go v2.4.0 and A2A 1.0.1 disagree (docs/audit.md):
 		// SubscribeToTask of a finished task streams the task over REST and

@@ -57,6 +57,7 @@ const (
 	RESTNotFound       = "rest.task-not-found"
 	RESTErrorInfo      = "rest.error-info"
 	RESTCancelNotFound = "rest.cancel-not-found"
+	RESTCancelFinished = "rest.cancel-finished"
 	RESTListTasks      = "rest.list-tasks"
 	RESTStream         = "rest.stream"
 	RESTSubscribe      = "rest.subscribe-finished"
@@ -68,6 +69,7 @@ const (
 	GRPCNotFound       = "grpc.task-not-found"
 	GRPCErrorInfo      = "grpc.error-info"
 	GRPCCancelNotFound = "grpc.cancel-not-found"
+	GRPCCancelFinished = "grpc.cancel-finished"
 	GRPCListTasks      = "grpc.list-tasks"
 	GRPCStream         = "grpc.stream"
 	GRPCSubscribe      = "grpc.subscribe-finished"
@@ -139,6 +141,7 @@ var catalog = []Check{
 	{RESTNotFound, Must, "rest", "GET /tasks/{unknown} is answered 404 Not Found", "HTTP_JSON-STATUS-001"},
 	{RESTErrorInfo, Must, "rest", "errors are google.rpc.Status JSON whose details hold an ErrorInfo (reason TASK_NOT_FOUND, domain a2a-protocol.org)", "HTTP_JSON-ERR-002"},
 	{RESTCancelNotFound, Must, "rest", "POST /tasks/{unknown}:cancel is answered 404 Not Found", "CORE-CANCEL-003"},
+	{RESTCancelFinished, Must, "rest", "POST /tasks/{id}:cancel of a finished task is refused with 400 TASK_NOT_CANCELABLE", "HTTP_JSON-STATUS-001"},
 	{RESTListTasks, Must, "rest", "GET /tasks?pageSize=1 pages with nextPageToken, present on every page and empty on the last", "CORE-LIST-002"},
 	{RESTStream, Must, "rest", "declared streaming: POST /message:stream answers Server-Sent Events whose data are StreamResponse JSON", "HTTP_JSON-SSE-001"},
 	{RESTSubscribe, Must, "rest", "declared streaming: POST /tasks/{id}:subscribe of a finished task is refused with 400 UNSUPPORTED_OPERATION", "A2A §3.1.6"},
@@ -150,6 +153,7 @@ var catalog = []Check{
 	{GRPCNotFound, Must, "grpc", "GetTask of an unknown id fails with NOT_FOUND", "GRPC-ERR-002"},
 	{GRPCErrorInfo, Must, "grpc", "the status details hold an ErrorInfo (reason TASK_NOT_FOUND, domain a2a-protocol.org)", "GRPC-ERR-001"},
 	{GRPCCancelNotFound, Must, "grpc", "CancelTask of an unknown id fails with NOT_FOUND", "CORE-CANCEL-003"},
+	{GRPCCancelFinished, Must, "grpc", "CancelTask of a finished task fails with FAILED_PRECONDITION (TASK_NOT_CANCELABLE)", "GRPC-ERR-002"},
 	{GRPCListTasks, Must, "grpc", "ListTasks pages one task at a time with next_page_token, empty on the last page", "CORE-LIST-002"},
 	{GRPCStream, Must, "grpc", "declared streaming: SendStreamingMessage streams StreamResponse messages and ends", "GRPC-ERR-003"},
 	{GRPCSubscribe, Must, "grpc", "declared streaming: SubscribeToTask of a finished task fails with FAILED_PRECONDITION (UNSUPPORTED_OPERATION)", "A2A §3.1.6"},

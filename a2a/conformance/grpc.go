@@ -34,7 +34,7 @@ type grpcProbe struct {
 	task map[string]any
 }
 
-var grpcChecks = []string{GRPCSend, GRPCGetTask, GRPCNotFound, GRPCErrorInfo, GRPCCancelNotFound, GRPCListTasks,
+var grpcChecks = []string{GRPCSend, GRPCGetTask, GRPCNotFound, GRPCErrorInfo, GRPCCancelNotFound, GRPCCancelFinished, GRPCListTasks,
 	GRPCStream, GRPCSubscribe, GRPCVersion}
 
 // grpcTarget turns an interface URL ("host:port", "http://host:port",
@@ -136,7 +136,23 @@ func (p *grpcProbe) runAll(ctx context.Context) {
 	p.listTasks(ctx)
 	p.stream(ctx)
 	p.subscribeFinished(ctx)
+	p.cancelFinished(ctx)
 	p.version(ctx)
+}
+
+func (p *grpcProbe) cancelFinished(ctx context.Context) {
+	if p.task == nil || !terminal(p.state()) {
+		p.skip(GRPCCancelFinished, "no finished task to cancel")
+		return
+	}
+	cctx, cancel := p.ctx(ctx, "1.0")
+	defer cancel()
+	_, err := p.cl.CancelTask(cctx, &a2apb.CancelTaskRequest{Id: p.taskID()})
+	codeWhy, infoWhy := grpcError(err, codes.FailedPrecondition, "TASK_NOT_CANCELABLE")
+	if codeWhy == "" {
+		codeWhy = infoWhy
+	}
+	p.result(GRPCCancelFinished, codeWhy)
 }
 
 func (p *grpcProbe) send(ctx context.Context) {

@@ -62,7 +62,7 @@ func (p *restProbe) message(text string) map[string]any {
 }
 
 // restChecks lists the checks of a REST interface.
-var restChecks = []string{RESTSend, RESTGetTask, RESTNotFound, RESTErrorInfo, RESTCancelNotFound, RESTListTasks,
+var restChecks = []string{RESTSend, RESTGetTask, RESTNotFound, RESTErrorInfo, RESTCancelNotFound, RESTCancelFinished, RESTListTasks,
 	RESTStream, RESTSubscribe, RESTVersion, RESTContentType}
 
 func (p *restProbe) runAll(ctx context.Context) {
@@ -72,6 +72,7 @@ func (p *restProbe) runAll(ctx context.Context) {
 	p.listTasks(ctx)
 	p.stream(ctx)
 	p.subscribeFinished(ctx)
+	p.cancelFinished(ctx)
 	p.version(ctx)
 	var other []string
 	for _, ct := range p.contentTypes {
@@ -365,6 +366,24 @@ func (p *restProbe) subscribeFinished(ctx context.Context) {
 		return
 	}
 	p.result(RESTSubscribe, restError(&reply{Body: events[0]}, http.StatusBadRequest, "UNSUPPORTED_OPERATION"))
+}
+
+func (p *restProbe) cancelFinished(ctx context.Context) {
+	st, _ := p.task["status"].(map[string]any)
+	state, _ := st["state"].(string)
+	if p.task == nil || !terminal(normState(state)) {
+		p.skip(RESTCancelFinished, "no finished task to cancel")
+		return
+	}
+	rep, err := p.do(ctx, http.MethodPost, "/tasks/"+url.PathEscape(p.taskID())+":cancel", map[string]any{}, "1.0")
+	switch {
+	case err != nil:
+		p.failf(RESTCancelFinished, "%v", err)
+	case rep.Status != http.StatusBadRequest:
+		p.failf(RESTCancelFinished, "POST /tasks/{id}:cancel of a %s task answered HTTP %d, want 400 TASK_NOT_CANCELABLE: %s", normState(state), rep.Status, snippet(rep.Body))
+	default:
+		p.result(RESTCancelFinished, restError(rep, http.StatusBadRequest, "TASK_NOT_CANCELABLE"))
+	}
 }
 
 func (p *restProbe) version(ctx context.Context) {
