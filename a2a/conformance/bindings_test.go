@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"log/slog"
 	"net"
@@ -264,4 +265,47 @@ func listingStore() *taskstore.InMemory {
 	return taskstore.NewInMemory(&taskstore.InMemoryStoreConfig{
 		Authenticator: func(context.Context) (string, error) { return "audit", nil },
 	})
+}
+
+// TestRESTFaults serves a hand-written HTTP+JSON agent that gets the error
+// mapping wrong: a 404 without the google.rpc.Status body, a 500 for a
+// cancel of an unknown task, and a ListTasks without nextPageToken.
+func TestRESTFaults(t *testing.T) {
+	t.Parallel()
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	task := `{"id":"t1","contextId":"c1","status":{"state":"TASK_STATE_COMPLETED"},"artifacts":[{"artifactId":"a","parts":[{"text":"HI"}]}]}`
+	mux.HandleFunc("POST /message:send", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/a2a+json")
+		fmt.Fprintf(w, `{"task":%s}`, task)
+	})
+	mux.HandleFunc("GET /tasks/{id}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/a2a+json")
+		if r.PathValue("id") != "t1" {
+			w.WriteHeader(http.StatusNotFound)
+			fmt.Fprint(w, `{"error":"no such task"}`)
+			return
+		}
+		fmt.Fprint(w, task)
+	})
+	mux.HandleFunc("GET /tasks", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/a2a+json")
+		fmt.Fprintf(w, `{"tasks":[%s]}`, task)
+	})
+	mux.HandleFunc("POST /tasks/{idAction}", func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "boom", http.StatusInternalServerError)
+	})
+	card := exampleCard("Sloppy", a2a.NewAgentInterface(srv.URL, a2a.TransportProtocolHTTPJSON))
+	card.Capabilities.Streaming = false
+	serveCard(mux, card)
+	rep := audit(t, srv.URL)
+	const P, F = conformance.Pass, conformance.Fail
+	expect(t, rep, map[string]conformance.Status{
+		conformance.RESTSend: P, conformance.RESTGetTask: P, conformance.RESTNotFound: P, conformance.RESTContentType: F,
+		conformance.RESTErrorInfo: F, conformance.RESTCancelNotFound: F, conformance.RESTCancelFinished: F, conformance.RESTListTasks: F,
+	})
+	if r := results(t, rep)[conformance.RESTListTasks]; !strings.Contains(r.Reason, "nextPageToken") {
+		t.Errorf("rest.list-tasks reason %q does not name nextPageToken", r.Reason)
+	}
 }
