@@ -13,9 +13,12 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
+	"github.com/a2aproject/a2a-go/v2/a2apb/v1"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/agentnet/agentnet/a2a/conformance"
 )
@@ -308,4 +311,45 @@ func TestRESTFaults(t *testing.T) {
 	if r := results(t, rep)[conformance.RESTListTasks]; !strings.Contains(r.Reason, "nextPageToken") {
 		t.Errorf("rest.list-tasks reason %q does not name nextPageToken", r.Reason)
 	}
+}
+
+// sloppyGRPC answers SendMessage with a message and everything else wrong:
+// GetTask of an unknown id fails INTERNAL without ErrorInfo, the rest is
+// unimplemented.
+type sloppyGRPC struct {
+	a2apb.UnimplementedA2AServiceServer
+}
+
+func (sloppyGRPC) SendMessage(context.Context, *a2apb.SendMessageRequest) (*a2apb.SendMessageResponse, error) {
+	return &a2apb.SendMessageResponse{Payload: &a2apb.SendMessageResponse_Message{Message: &a2apb.Message{
+		MessageId: "m1", Role: a2apb.Role_ROLE_AGENT, Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: "hi"}}}}}}, nil
+}
+
+func (sloppyGRPC) GetTask(context.Context, *a2apb.GetTaskRequest) (*a2apb.Task, error) {
+	return nil, status.Error(codes.Internal, "no idea")
+}
+
+func TestGRPCFaults(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := grpc.NewServer()
+	a2apb.RegisterA2AServiceServer(s, sloppyGRPC{})
+	go s.Serve(ln)
+	defer s.Stop()
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	serveCard(mux, exampleCard("Sloppy gRPC", a2a.NewAgentInterface("http://"+ln.Addr().String(), a2a.TransportProtocolGRPC)))
+	rep, err := conformance.Audit(t.Context(), []string{srv.URL}, append(fast, conformance.WithAllowedOrigins(ln.Addr().String()))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const P, F = conformance.Pass, conformance.Fail
+	expect(t, rep, map[string]conformance.Status{
+		conformance.GRPCSend: P, conformance.GRPCNotFound: F, conformance.GRPCErrorInfo: F, conformance.GRPCCancelNotFound: F,
+		conformance.GRPCStream: F, conformance.GRPCVersion: F,
+	})
 }
