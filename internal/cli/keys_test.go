@@ -180,3 +180,33 @@ func TestServeCardSignaturesRefused(t *testing.T) {
 		}
 	}
 }
+
+// registry serve --require-signed --trusted-keys: the flags reach the
+// registry; an unsigned agent is refused and a signed one registers.
+func TestRegistryServeRequireSigned(t *testing.T) {
+	t.Parallel()
+	noenv := func(string) string { return "" }
+	k, _ := cards.NewKey("ed25519")
+	keyFile := filepath.Join(t.TempDir(), "k.pem")
+	if err := k.WriteKeyFile(keyFile); err != nil {
+		t.Fatal(err)
+	}
+	jwks, _ := k.PublicJWKS()
+	trustedFile := filepath.Join(t.TempDir(), "trusted.json")
+	writeFile(t, trustedFile, string(jwks))
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "agent.yaml"), shouterYAML)
+	plain, _ := startLong(t, noenv, "serve", dir)
+	signed, _ := startLong(t, noenv, "serve", dir, "--sign-key", keyFile)
+	regURL, _ := startLong(t, noenv, "registry", "serve", "--addr", "127.0.0.1:0", "--db", filepath.Join(t.TempDir(), "r.db"),
+		"--require-signed", "--trusted-keys", trustedFile)
+	if code, _, errs := runEnv(t, noenv, "registry", "add", "--registry", regURL, plain); code != ExitInvalid || !strings.Contains(errs, "requires signed cards") {
+		t.Errorf("registry add (unsigned) = %d %q; want exit 2, refused", code, errs)
+	}
+	if code, out, errs := runEnv(t, noenv, "registry", "add", "--registry", regURL, signed); code != ExitOK {
+		t.Errorf("registry add (signed) = %d %q %q", code, out, errs)
+	}
+	if code, _, errs := runEnv(t, noenv, "registry", "serve", "--addr", "127.0.0.1:0", "--trusted-keys", keyFile); code != ExitInvalid || !strings.Contains(errs, "--trusted-keys") {
+		t.Errorf("registry serve --trusted-keys PRIVATE-KEY-FILE = %d %q; want exit 2", code, errs)
+	}
+}
