@@ -7,6 +7,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/agentnet/agentnet/cards"
 )
 
 // Spec is one agent to bring up.
@@ -60,6 +62,10 @@ type Config struct {
 	Detach bool
 	// ReadyTimeout bounds the wait for an agent's card (default 60 s).
 	ReadyTimeout time.Duration
+	// SignKey, when set, signs each agent's card here; the agent gets only
+	// the signatures (host.CardSignaturesEnv). A bundle with its own server
+	// cannot be signed this way: Up fails for it.
+	SignKey *cards.SigningKey
 }
 
 var (

@@ -47,6 +47,7 @@ func (e *Env) executable() (string, error) {
 func newFleetUpCmd(env *Env) *cobra.Command {
 	var (
 		runtimeName, registryURL, generator string
+		signKey                             string
 		setup, regenerate, asJSON           bool
 		parallel                            int
 	)
@@ -59,7 +60,10 @@ agent.yaml is served as it is; any other repo (a path or a git URL) is first
 made into a bundle by --generator, kept under $AGENTNET_HOME/fleet/bundles/ID
 and reused on the next up (--regenerate makes it again). With --registry it
 registers each agent's card there (with AGENTNET_REGISTRY_TOKEN when set). If
-any agent fails to come up, the ones started are stopped again.`,
+any agent fails to come up, the ones started are stopped again. With
+--sign-key each agent's card is signed here and the agent is handed only the
+signatures (a bundle with its own server cannot be signed so: use serve
+--sign-key for it).`,
 		Example: `  agentnet fleet up out/textkit out/htmltext
   agentnet fleet up suite.yaml --registry http://127.0.0.1:8700`,
 		Args: minArgs(1, "SUITE|BUNDLE..."),
@@ -92,7 +96,11 @@ any agent fails to come up, the ones started are stopped again.`,
 			if err != nil {
 				return err
 			}
-			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: env.childEnv(), LogDir: deploy.LogDir(home), Detach: true})
+			key, err := loadSignKey(env, signKey)
+			if err != nil {
+				return err
+			}
+			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: env.childEnv(), LogDir: deploy.LogDir(home), Detach: true, SignKey: key})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -134,6 +142,7 @@ any agent fails to come up, the ones started are stopped again.`,
 	f := cmd.Flags()
 	f.StringVar(&runtimeName, "runtime", "process", "where agents run: "+strings.Join(deploy.Runtimes(), ", "))
 	f.StringVar(&registryURL, "registry", "", "register each agent's card at this registry URL")
+	f.StringVar(&signKey, "sign-key", "", signKeyFlagHelp+"; the key stays in this process, agents get only their cards' signatures")
 	f.BoolVar(&setup, "setup", false, "run each bundle's setup commands before serving it")
 	f.IntVar(&parallel, "parallel", 8, "agents started at once")
 	f.StringVar(&generator, "generator", "static", "generator for a suite's repos without a bundle: "+strings.Join(generation.Generators(), ", "))
