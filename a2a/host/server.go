@@ -15,9 +15,8 @@ type Timeouts = httptimeout.Timeouts
 // DefaultTimeouts are the timeouts of `agentnet serve`.
 var DefaultTimeouts = httptimeout.Default
 
-// Server returns an http.Server that serves h with the given timeouts;
-// the caller sets its address or gives it a listener, and shuts it down.
-func (h *Host) Server(t Timeouts) *http.Server { return httptimeout.Server(h, t) }
+// httptimeoutServer is httptimeout.Server, the base of Server.
+var httptimeoutServer = httptimeout.Server
 
 // endReadDeadline lifts the read deadline once the request is read: the
 // server's ReadTimeout bounds sending the request, and left in place it
