@@ -21,11 +21,13 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	a2agrpc "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
+	a2apb "github.com/a2aproject/a2a-go/v2/a2apb/v1"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
@@ -72,9 +74,11 @@ const MaxMessage = 256 << 20
 
 // ClientOptions are the a2aclient factory options of a client that speaks b
 // only: JSON-RPC in A2A 1.0 and 0.3, HTTP+JSON, or gRPC. hc carries the
-// HTTP requests of JSON-RPC and HTTP+JSON (nil: a2a-go's default); grpcOpts
-// are added to the gRPC dial options.
-func ClientOptions(b Binding, hc *http.Client, grpcOpts ...grpc.DialOption) []a2aclient.FactoryOption {
+// HTTP requests of JSON-RPC and HTTP+JSON (nil: a2a-go's default). A gRPC
+// client takes its connection from conns, which keeps it for the next
+// client to the same target; with conns nil it dials its own, closed by
+// the client's Destroy.
+func ClientOptions(b Binding, hc *http.Client, conns *Conns) []a2aclient.FactoryOption {
 	opts := []a2aclient.FactoryOption{a2aclient.WithDefaultsDisabled()}
 	switch b {
 	case REST:
@@ -82,7 +86,14 @@ func ClientOptions(b Binding, hc *http.Client, grpcOpts ...grpc.DialOption) []a2
 	case GRPC:
 		return append(opts, a2aclient.WithTransport(a2a.TransportProtocolGRPC, a2aclient.TransportFactoryFn(
 			func(ctx context.Context, _ *a2a.AgentCard, iface *a2a.AgentInterface) (a2aclient.Transport, error) {
-				conn, err := Dial(iface.URL, grpcOpts...)
+				if conns != nil {
+					conn, err := conns.Get(iface.URL)
+					if err != nil {
+						return nil, err
+					}
+					return a2agrpc.NewGRPCTransportFromClient(a2apb.NewA2AServiceClient(conn)), nil
+				}
+				conn, err := Dial(iface.URL)
 				if err != nil {
 					return nil, err
 				}
@@ -133,4 +144,49 @@ func Target(rawURL string) (target string, secure bool, err error) {
 		port = map[bool]string{false: "80", true: "443"}[u.Scheme == "https"]
 	}
 	return net.JoinHostPort(u.Hostname(), port), u.Scheme == "https", nil
+}
+
+// Conns keeps one gRPC client connection per target, for the clients of
+// many calls; Close closes them. The zero Conns dials with Dial's defaults;
+// Opts are added to them. It is safe for concurrent use.
+type Conns struct {
+	Opts []grpc.DialOption
+
+	mu sync.Mutex
+	m  map[string]*grpc.ClientConn
+}
+
+// Get returns the connection to the interface at rawURL, dialling it on
+// first use.
+func (c *Conns) Get(rawURL string) (*grpc.ClientConn, error) {
+	target, secure, err := Target(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	key := fmt.Sprint(secure, " ", target)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if conn, ok := c.m[key]; ok {
+		return conn, nil
+	}
+	conn, err := Dial(rawURL, c.Opts...)
+	if err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[string]*grpc.ClientConn{}
+	}
+	c.m[key] = conn
+	return conn, nil
+}
+
+// Close closes every connection.
+func (c *Conns) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, conn := range c.m {
+		conn.Close()
+		delete(c.m, k)
+	}
+	return nil
 }

@@ -67,7 +67,7 @@ func bindingClient(t *testing.T, base string, b binding.Binding) *a2aclient.Clie
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := a2aclient.NewFromCard(t.Context(), card, binding.ClientOptions(b, nil)...)
+	c, err := a2aclient.NewFromCard(t.Context(), card, binding.ClientOptions(b, nil, nil)...)
 	if err != nil {
 		t.Fatalf("NewFromCard(%s) error = %v", b, err)
 	}
