@@ -80,12 +80,12 @@ type Proxy struct {
 	// gRPC calls go over HTTP/2 (cleartext to an http agent).
 	grpcTransport http.RoundTripper
 	ownGRPC       *http.Transport
-	maxRecord    int
-	rewriteCards bool
-	tagHeader    string
-	timeouts     Timeouts
-	log          *slog.Logger
-	rp           *httputil.ReverseProxy
+	maxRecord     int
+	rewriteCards  bool
+	tagHeader     string
+	timeouts      Timeouts
+	log           *slog.Logger
+	rp            *httputil.ReverseProxy
 }
 
 // New returns a proxy for the agent at upstream, labelled agent in the
