@@ -25,8 +25,11 @@ type RunConfig struct {
 	AllAttempts bool   `json:"all_attempts"`
 	Runtime     string `json:"runtime"`
 	Router      string `json:"router"`
-	Judge       string `json:"judge"`
-	Model       string `json:"model,omitempty"` // AGENTNET_LLM_MODEL when a model is used
+	// Binding is the A2A binding of the run's calls; a run recorded before
+	// runs chose one has none and spoke jsonrpc.
+	Binding string `json:"binding,omitempty"`
+	Judge   string `json:"judge"`
+	Model   string `json:"model,omitempty"` // AGENTNET_LLM_MODEL when a model is used
 }
 
 // ConfigMismatchError is returned when a run is resumed with a different
@@ -102,6 +105,9 @@ func Resume(dir string, cfg RunConfig) (*Store, error) {
 			return nil, fmt.Errorf("cannot resume %s: no run there (config.json missing)", dir)
 		}
 		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
+	}
+	if old.Binding == "" {
+		old.Binding = "jsonrpc" // recorded before runs chose a binding
 	}
 	if diff := configDiff(old.RunConfig, cfg); len(diff) > 0 {
 		return nil, &ConfigMismatchError{Dir: dir, Fields: diff}
