@@ -6,9 +6,12 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
@@ -33,7 +36,10 @@ import (
 //     net/http), every check on.
 //
 // host − bare is the host's cost per binding (a process start included).
-// Run it with:
+// The sub-benchmark interleaved sends one message to each of the six in
+// turn (and starts the skill's process alone once), b.N rounds, and
+// reports the median of each (µs), so that a load that drifts during the
+// run weighs on all alike. Run it with:
 //
 //	go test ./a2a/host -run '^$' -bench Bindings -benchtime 200x -count 3
 func BenchmarkBindings(b *testing.B) {
@@ -70,6 +76,45 @@ func BenchmarkBindings(b *testing.B) {
 	for _, bd := range binding.All {
 		b.Run("host/"+string(bd), func(b *testing.B) { benchBinding(b, h.Card(), bd) })
 	}
+	b.Run("interleaved", func(b *testing.B) {
+		type target struct {
+			name string
+			send func()
+			took []time.Duration
+		}
+		var ts []*target
+		for _, side := range []string{"bare", "host"} {
+			for _, bd := range binding.All {
+				card := h.Card()
+				if side == "bare" {
+					card = bareCard(bareServer(b, bd), bd)
+				}
+				ts = append(ts, &target{name: side + "-" + string(bd), send: sender(b, card, bd)})
+			}
+		}
+		// The skill's own process alone, for reading host − bare.
+		ts = append(ts, &target{name: "process-start", send: func() {
+			if out, err := exec.Command("echo", "hello").Output(); err != nil || string(out) != "hello\n" {
+				b.Fatalf("echo = %q, %v", out, err)
+			}
+		}})
+		for range 10 { // warm up connections
+			for _, t := range ts {
+				t.send()
+			}
+		}
+		for b.Loop() {
+			for _, t := range ts {
+				t0 := time.Now()
+				t.send()
+				t.took = append(t.took, time.Since(t0))
+			}
+		}
+		for _, t := range ts {
+			slices.Sort(t.took)
+			b.ReportMetric(float64(t.took[len(t.took)/2].Microseconds()), t.name+"-p50-µs")
+		}
+	})
 }
 
 // bareServer serves benchEcho over binding bd alone and returns its URL
@@ -109,15 +154,24 @@ func bareCard(url string, bd binding.Binding) *a2a.AgentCard {
 
 // benchBinding sends b.N messages over binding bd, one at a time.
 func benchBinding(b *testing.B, card *a2a.AgentCard, bd binding.Binding) {
+	send := sender(b, card, bd)
+	for b.Loop() {
+		send()
+	}
+}
+
+// sender returns a function that sends one message over binding bd and
+// checks its answer; its client lives until the benchmark ends.
+func sender(b *testing.B, card *a2a.AgentCard, bd binding.Binding) func() {
 	ctx := context.Background()
 	conns := &binding.Conns{}
-	defer conns.Close()
+	b.Cleanup(func() { conns.Close() })
 	c, err := a2aclient.NewFromCard(ctx, card, binding.ClientOptions(bd, nil, conns)...)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer c.Destroy()
-	for b.Loop() {
+	b.Cleanup(func() { c.Destroy() })
+	return func() {
 		res, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("hello"))})
 		if err != nil {
 			b.Fatal(err)
