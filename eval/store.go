@@ -106,13 +106,19 @@ func Resume(dir string, cfg RunConfig) (*Store, error) {
 		}
 		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
 	}
-	if old.Binding == "" {
-		old.Binding = "jsonrpc" // recorded before runs chose a binding
-	}
-	if diff := configDiff(old.RunConfig, cfg); len(diff) > 0 {
+	if diff := configDiff(withBinding(old.RunConfig), withBinding(cfg)); len(diff) > 0 {
 		return nil, &ConfigMismatchError{Dir: dir, Fields: diff}
 	}
 	return &Store{Dir: dir, cfg: cfg, prov: old.Provenance}, nil
+}
+
+// withBinding returns c with its binding said: a run recorded before runs
+// chose a binding has none and spoke jsonrpc.
+func withBinding(c RunConfig) RunConfig {
+	if c.Binding == "" {
+		c.Binding = "jsonrpc"
+	}
+	return c
 }
 
 func configDiff(a, b RunConfig) []string {
