@@ -210,3 +210,69 @@ func TestBindingsHostile(t *testing.T) {
 		}
 	})
 }
+
+// TestGRPCTimeouts: the server's timeouts hold for gRPC on the shared
+// port (short ones here). A call whose task runs longer than the read
+// timeout is still answered — the read deadline is lifted once the request
+// is in — while a stream whose client stops reading a large answer is cut
+// by the per-write deadline instead of holding the server.
+func TestGRPCTimeouts(t *testing.T) {
+	t.Parallel()
+	const yaml = `version: 1
+name: slowbig
+description: A slow skill and a big one.
+skills:
+  - id: slow
+    name: Slow
+    description: Sleep a while, then say done.
+    run: [python3, -c, "import time; time.sleep(1); print('done')"]
+  - id: big
+    name: Big
+    description: Print eight megabytes.
+    run: [python3, -c, "import sys; sys.stdout.write('x' * 8000000)"]
+`
+	s := serveOnPort(t, yaml, map[string]string{}, host.WithMaxOutput(16<<20))
+	// serveOnPort's server has the default timeouts; this one short ones,
+	// on a port of its own, for the same host.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := s.Host.Server(host.Timeouts{Header: 100 * time.Millisecond, Read: 200 * time.Millisecond, Write: 200 * time.Millisecond, Idle: time.Second})
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	conn, err := binding.Dial("http://" + ln.Addr().String() + "/", grpc.WithAuthority(strings.TrimPrefix(s.URL, "http://")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	pb := a2apb.NewA2AServiceClient(conn)
+	skill := func(id string) *a2apb.SendMessageRequest {
+		meta, _ := structpb.NewStruct(map[string]any{"skill": id})
+		return &a2apb.SendMessageRequest{Message: &a2apb.Message{MessageId: "m-" + id, Role: a2apb.Role_ROLE_USER,
+			Parts: []*a2apb.Part{{Content: &a2apb.Part_Text{Text: "go"}}}, Metadata: meta}}
+	}
+	res, err := pb.SendMessage(t.Context(), skill("slow"))
+	if err != nil || res.GetTask().GetStatus().GetState() != a2apb.TaskState_TASK_STATE_COMPLETED {
+		t.Fatalf("a gRPC call running longer than the read timeout = %v, %v; want its completed task", res, err)
+	}
+
+	stream, err := pb.SendStreamingMessage(t.Context(), skill("big"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second) // not reading while the answer is written
+	var got int
+	for {
+		ev, err := stream.Recv()
+		if err != nil {
+			if status.Code(err) == codes.OK || err.Error() == "EOF" {
+				t.Errorf("a stream not read for 2s with a 200ms write timeout ended cleanly after %d bytes, want it cut", got)
+			}
+			return
+		}
+		for _, p := range ev.GetArtifactUpdate().GetArtifact().GetParts() {
+			got += len(p.GetText())
+		}
+	}
+}
