@@ -241,7 +241,7 @@ skills:
 	srv := s.Host.Server(host.Timeouts{Header: 100 * time.Millisecond, Read: 200 * time.Millisecond, Write: 200 * time.Millisecond, Idle: time.Second})
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
-	conn, err := binding.Dial("http://" + ln.Addr().String() + "/", grpc.WithAuthority(strings.TrimPrefix(s.URL, "http://")))
+	conn, err := binding.Dial("http://"+ln.Addr().String()+"/", grpc.WithAuthority(strings.TrimPrefix(s.URL, "http://")))
 	if err != nil {
 		t.Fatal(err)
 	}
