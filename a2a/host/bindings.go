@@ -63,17 +63,6 @@ func isGRPC(r *http.Request) bool {
 	return mt == "application/grpc" || strings.HasPrefix(mt, "application/grpc+")
 }
 
-// Server returns an http.Server that serves h with the given timeouts over
-// HTTP/1.1 and cleartext HTTP/2 (for gRPC); the caller sets its address or
-// gives it a listener, and shuts it down.
-func (h *Host) Server(t Timeouts) *http.Server {
-	srv := httptimeoutServer(h, t)
-	srv.Protocols = new(http.Protocols)
-	srv.Protocols.SetHTTP1(true)
-	srv.Protocols.SetUnencryptedHTTP2(true)
-	return srv
-}
-
 // protoDepth is the protobuf nesting a gRPC message may have for JSON
 // nested depth levels deep: a JSON object in a google.protobuf.Struct is a
 // Struct, a map entry and a Value, and the message around it adds a few.

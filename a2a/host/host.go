@@ -306,7 +306,7 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 	h.mux.HandleFunc("POST /{$}", h.serveJSONRPC)
 	h.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintf(w, "%s: an A2A agent. Card: %s · JSON-RPC (A2A 1.0 and 0.3): POST / · HTTP+JSON: POST /message:send, /message:stream, GET /tasks/{id} · gRPC (h2c): a2a.v1.A2AService · MCP: %s\n", h.card.Name, CardPath, MCPPath)
+		fmt.Fprintf(w, "%s: an A2A agent. Card: %s · JSON-RPC (A2A 1.0 and 0.3): POST / · HTTP+JSON: POST /message:send, /message:stream, GET /tasks/{id} · gRPC (h2c): lf.a2a.v1.A2AService · MCP: %s\n", h.card.Name, CardPath, MCPPath)
 	})
 	h.serveBindings(handler)
 	h.guard.next = h.mux
