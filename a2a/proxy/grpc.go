@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -153,7 +154,7 @@ func (p *Proxy) readGRPCRequest(e *Entry, md protoreflect.MethodDescriptor, body
 	return struct {
 		io.Reader
 		io.Closer
-	}{io.MultiReader(bytesReader(head), body), body}, nil
+	}{io.MultiReader(bytes.NewReader(head), body), body}, nil
 }
 
 // grpcRecorder records each gRPC message of an answer as it passes, and the

@@ -541,5 +541,3 @@ func ReplaceOrigin(data []byte, from, to string) []byte {
 	}
 	return append(out, rest...)
 }
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
