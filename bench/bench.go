@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/internal/llm"
@@ -37,8 +38,11 @@ type Options struct {
 	AllAttempts bool   // make every attempt even after a success (needed for pass@k > pass@1)
 	Runtime     string // deploy runtime (default "process")
 	Router      string // orchestrator router (default "bm25")
-	Judge       string // judge (default "rules")
-	Parallel    int    // trials in flight at most (default 2)
+	// Binding is the A2A binding of the single and chain cases' calls:
+	// jsonrpc (default), rest or grpc.
+	Binding  string
+	Judge    string // judge (default "rules")
+	Parallel int    // trials in flight at most (default 2)
 
 	// InstallSystemDeps lets generation install, with apt-get, the Debian
 	// packages of the Python modules a repo imports and the interpreter
@@ -85,6 +89,9 @@ func (o *Options) defaults() {
 	if o.Router == "" {
 		o.Router = "bm25"
 	}
+	if o.Binding == "" {
+		o.Binding = string(binding.JSONRPC)
+	}
 	if o.Judge == "" {
 		o.Judge = "rules"
 	}
@@ -106,7 +113,7 @@ func (o *Options) runConfig() (eval.RunConfig, error) {
 	cfg := eval.RunConfig{
 		Suite: o.Suite.Name, SuiteSHA256: hex.EncodeToString(sum[:]),
 		Generator: o.Generator, BuilderCmd: o.BuilderCmd, Attempts: o.Attempts, AllAttempts: o.AllAttempts,
-		Runtime: o.Runtime, Router: o.Router, Judge: o.Judge,
+		Runtime: o.Runtime, Router: o.Router, Binding: o.Binding, Judge: o.Judge,
 	}
 	if o.LLM != nil {
 		cfg.Model = o.LLM.Model

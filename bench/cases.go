@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/orchestrator"
 	"github.com/agentnet/agentnet/registry"
@@ -32,7 +33,7 @@ func (r *run) runCases(ctx context.Context) error {
 	})
 	chains := orchestrator.New(RegistryDirectory{registry.NewClient(r.registry.URL)}, router,
 		matcher, orchestrator.WithRegistryURL(r.registry.URL), orchestrator.WithRouterName(r.opts.Router),
-		orchestrator.WithLogger(r.opts.Logger))
+		orchestrator.WithBinding(binding.Binding(r.opts.Binding)), orchestrator.WithLogger(r.opts.Logger))
 	defer chains.Close()
 
 	var ran, infra atomic.Int32
@@ -120,7 +121,7 @@ func (r *run) single(ctx context.Context, c *tasks.Case, matcher orchestrator.Op
 	if err != nil {
 		return res, err
 	}
-	runner := orchestrator.New(ownAgent{cand}, pickOnly{}, matcher, orchestrator.WithLogger(r.opts.Logger))
+	runner := orchestrator.New(ownAgent{cand}, pickOnly{}, matcher, orchestrator.WithBinding(binding.Binding(r.opts.Binding)), orchestrator.WithLogger(r.opts.Logger))
 	defer runner.Close()
 	ch, err := orchestrator.FromCase(c, r.opts.Suite.Dir)
 	if err != nil {

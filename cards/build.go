@@ -42,8 +42,10 @@ func WithV03URL(url string) BuildOption {
 	return func(c *buildConfig) { c.v03URL = url }
 }
 
-// Build returns the A2A 1.0 card of bundle b served with JSON-RPC at url: a
-// 1.0 and a 0.3 JSON-RPC interface, streaming, and one card skill per bundle
+// Build returns the A2A 1.0 card of bundle b served at url: a 1.0 and a 0.3
+// JSON-RPC interface, then the HTTP+JSON and the gRPC interface of 1.0 at
+// the same URL (gRPC over cleartext HTTP/2 on the same port for an http
+// URL), streaming, and one card skill per bundle
 // skill. Lists are never nil and required strings never empty (an empty
 // skill name falls back to its id), so the card passes Validate whenever the
 // bundle is valid and url is reachable.
@@ -59,6 +61,8 @@ func Build(b *bundle.Bundle, url string, opts ...BuildOption) *a2a.AgentCard {
 		SupportedInterfaces: []*a2a.AgentInterface{
 			{URL: url, ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2a.Version},
 			{URL: cfg.v03URL, ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: V03},
+			{URL: url, ProtocolBinding: a2a.TransportProtocolHTTPJSON, ProtocolVersion: a2a.Version},
+			{URL: url, ProtocolBinding: a2a.TransportProtocolGRPC, ProtocolVersion: a2a.Version},
 		},
 		Capabilities:       a2a.AgentCapabilities{Streaming: true},
 		DefaultInputModes:  []string{},

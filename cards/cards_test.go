@@ -62,11 +62,12 @@ func TestBuild(t *testing.T) {
 	if got, want := card.Version, "2.0.0"; got != want {
 		t.Errorf("Build().Version = %q, want %q", got, want)
 	}
-	if got := len(card.SupportedInterfaces); got != 2 {
-		t.Fatalf("Build() interfaces = %d, want 2 (1.0 and 0.3)", got)
+	var got []string
+	for _, ai := range card.SupportedInterfaces {
+		got = append(got, string(ai.ProtocolBinding)+" "+string(ai.ProtocolVersion))
 	}
-	if v := card.SupportedInterfaces[1].ProtocolVersion; v != V03 {
-		t.Errorf("second interface version = %q, want %q", v, V03)
+	if want := "JSONRPC 1.0, JSONRPC 0.3, HTTP+JSON 1.0, GRPC 1.0"; strings.Join(got, ", ") != want {
+		t.Errorf("Build() interfaces = %s, want %s", strings.Join(got, ", "), want)
 	}
 	if got, want := strings.Join(card.DefaultOutputModes, ","), "text/plain,application/json"; got != want {
 		t.Errorf("DefaultOutputModes = %q, want %q", got, want)

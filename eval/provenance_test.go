@@ -152,8 +152,19 @@ func TestResumeOlderRun(t *testing.T) {
 	if s.Provenance() != nil {
 		t.Errorf("older run provenance = %+v, want none", s.Provenance())
 	}
-	cfg.Router = "llm"
+	// It spoke JSON-RPC: resuming it with jsonrpc said goes on, another
+	// binding is a change.
+	cfg.Binding = "jsonrpc"
+	if _, err := Resume(dir, cfg); err != nil {
+		t.Errorf("Resume of an older run with binding jsonrpc = %v", err)
+	}
 	var mm *ConfigMismatchError
+	cfg.Binding = "grpc"
+	if _, err := Resume(dir, cfg); !errors.As(err, &mm) || !strings.Contains(err.Error(), "binding: jsonrpc → grpc") {
+		t.Errorf("Resume of an older run with binding grpc = %v, want a mismatch naming the binding", err)
+	}
+	cfg.Binding = ""
+	cfg.Router = "llm"
 	if _, err := Resume(dir, cfg); !errors.As(err, &mm) {
 		t.Errorf("Resume of an older run with another router = %v, want a mismatch", err)
 	}

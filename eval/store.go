@@ -25,8 +25,11 @@ type RunConfig struct {
 	AllAttempts bool   `json:"all_attempts"`
 	Runtime     string `json:"runtime"`
 	Router      string `json:"router"`
-	Judge       string `json:"judge"`
-	Model       string `json:"model,omitempty"` // AGENTNET_LLM_MODEL when a model is used
+	// Binding is the A2A binding of the run's calls; a run recorded before
+	// runs chose one has none and spoke jsonrpc.
+	Binding string `json:"binding,omitempty"`
+	Judge   string `json:"judge"`
+	Model   string `json:"model,omitempty"` // AGENTNET_LLM_MODEL when a model is used
 }
 
 // ConfigMismatchError is returned when a run is resumed with a different
@@ -103,10 +106,19 @@ func Resume(dir string, cfg RunConfig) (*Store, error) {
 		}
 		return nil, fmt.Errorf("cannot resume %s: %w", dir, err)
 	}
-	if diff := configDiff(old.RunConfig, cfg); len(diff) > 0 {
+	if diff := configDiff(withBinding(old.RunConfig), withBinding(cfg)); len(diff) > 0 {
 		return nil, &ConfigMismatchError{Dir: dir, Fields: diff}
 	}
 	return &Store{Dir: dir, cfg: cfg, prov: old.Provenance}, nil
+}
+
+// withBinding returns c with its binding said: a run recorded before runs
+// chose a binding has none and spoke jsonrpc.
+func withBinding(c RunConfig) RunConfig {
+	if c.Binding == "" {
+		c.Binding = "jsonrpc"
+	}
+	return c
 }
 
 func configDiff(a, b RunConfig) []string {

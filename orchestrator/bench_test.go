@@ -13,6 +13,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 
+	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/orchestrator"
 )
 
@@ -168,5 +169,69 @@ func (helloExec) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.S
 func (helloExec) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) {
 		yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCanceled, nil), nil)
+	}
+}
+
+// BenchmarkHopBinding is BenchmarkHop against the hosted agent over each
+// binding: the direct call and the orchestrator's (through its recording
+// proxy) both speak the binding, interleaved in one run.
+//
+//	go test ./orchestrator -run '^$' -bench HopBinding -benchtime 300x -cpu 2
+func BenchmarkHopBinding(b *testing.B) {
+	cand := hopAgents(b)["host"]
+	for _, bd := range binding.All {
+		b.Run(string(bd), func(b *testing.B) {
+			ctx := context.Background()
+			hc := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 8}}
+			defer hc.CloseIdleConnections()
+			conns := &binding.Conns{}
+			defer conns.Close()
+			client, err := a2aclient.NewFromCard(ctx, cand.Card, binding.ClientOptions(bd, hc, conns)...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer client.Destroy()
+			r := orchestrator.New(staticDir{cand}, orchestrator.NewBM25(), orchestrator.WithBinding(bd))
+			defer r.Close()
+			chain := orchestrator.Chain{ID: "hop", Steps: []orchestrator.Step{{Repo: cand.Name(), Instruction: "Say hello."}}}
+			direct := func() {
+				msg := a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("Say hello."))
+				done := false
+				for ev, err := range client.SendStreamingMessage(ctx, &a2a.SendMessageRequest{Message: msg}) {
+					if err != nil {
+						b.Fatal(err)
+					}
+					if u, ok := ev.(*a2a.TaskStatusUpdateEvent); ok && u.Status.State == a2a.TaskStateCompleted {
+						done = true
+					}
+				}
+				if !done {
+					b.Fatal("direct call did not complete")
+				}
+			}
+			orchestrated := func() {
+				res, err := r.Run(ctx, chain, nil)
+				if err != nil || res.Outcome != orchestrator.OK || res.Binding != string(bd) {
+					b.Fatalf("Run() = %v (%s), %v", res.Outcome, res.Binding, err)
+				}
+			}
+			for range 10 {
+				direct()
+				orchestrated()
+			}
+			var d, o []time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				direct()
+				t1 := time.Now()
+				orchestrated()
+				d, o = append(d, t1.Sub(t0)), append(o, time.Since(t1))
+			}
+			pd, po := median(d), median(o)
+			b.ReportMetric(float64(pd.Microseconds()), "direct-p50-µs")
+			b.ReportMetric(float64(po.Microseconds()), "orch-p50-µs")
+			b.ReportMetric(float64((po - pd).Microseconds()), "added-p50-µs")
+			b.ReportMetric(100*float64(po-pd)/float64(pd), "overhead-%")
+		})
 	}
 }

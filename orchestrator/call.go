@@ -13,8 +13,12 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
-	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 
+	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/a2a/proxy"
 )
 
@@ -40,6 +44,59 @@ func (a *attempt) transportErr() error {
 }
 
 type attemptKey struct{}
+
+// tagKey carries the chain's tag to the gRPC interceptors.
+type tagKey struct{}
+
+// grpcOptions are the runner's gRPC dial options: like classifying for
+// HTTP, they tag each call with the chain's tag (as metadata, which is an
+// HTTP/2 header at the proxy) and mark a call the agent could not be
+// reached for (Unavailable) as a transport failure of its attempt.
+func grpcOptions() []grpc.DialOption {
+	tag := func(ctx context.Context) context.Context {
+		if t, ok := ctx.Value(tagKey{}).(string); ok && t != "" {
+			return metadata.AppendToOutgoingContext(ctx, TagHeader, t)
+		}
+		return ctx
+	}
+	return []grpc.DialOption{
+		grpc.WithChainUnaryInterceptor(func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoker grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+			err := invoker(tag(ctx), method, req, reply, cc, opts...)
+			markUnavailable(ctx, err)
+			return err
+		}),
+		grpc.WithChainStreamInterceptor(func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+			cs, err := streamer(tag(ctx), desc, cc, method, opts...)
+			markUnavailable(ctx, err)
+			if err != nil {
+				return nil, err
+			}
+			return watchedStream{ClientStream: cs, ctx: ctx}, nil
+		}),
+	}
+}
+
+// markUnavailable marks the call's attempt failed in transport when err is
+// gRPC's Unavailable and the call's context is still live.
+func markUnavailable(ctx context.Context, err error) {
+	if at, _ := ctx.Value(attemptKey{}).(*attempt); at != nil && ctx.Err() == nil && status.Code(err) == codes.Unavailable {
+		at.fail(fmt.Errorf("gRPC unavailable: %s", status.Convert(err).Message()))
+	}
+}
+
+// watchedStream marks a stream that broke off as a transport failure.
+type watchedStream struct {
+	grpc.ClientStream
+	ctx context.Context
+}
+
+func (w watchedStream) RecvMsg(m any) error {
+	err := w.ClientStream.RecvMsg(m)
+	if err != nil && err != io.EOF {
+		markUnavailable(w.ctx, err)
+	}
+	return err
+}
 
 // classifying is the client's transport: it marks transport failures —
 // no connection, a gateway or unavailability status, a body cut off — on
@@ -113,9 +170,10 @@ type callResult struct {
 	attempts  int
 }
 
-// agentClient returns an A2A client for card whose interfaces are reached
-// through the proxy at proxyOrigin instead of the agent's own origin.
-func agentClient(ctx context.Context, hc *http.Client, card *a2a.AgentCard, agentOrigin, proxyOrigin string) (*a2aclient.Client, error) {
+// agentClient returns an A2A client of the runner's binding for card whose
+// interfaces are reached through the proxy at proxyOrigin instead of the
+// agent's own origin.
+func (s *session) agentClient(ctx context.Context, card *a2a.AgentCard, agentOrigin, proxyOrigin string) (*a2aclient.Client, error) {
 	c := *card
 	c.SupportedInterfaces = nil
 	for _, iface := range card.SupportedInterfaces {
@@ -126,11 +184,11 @@ func agentClient(ctx context.Context, hc *http.Client, card *a2a.AgentCard, agen
 		cp.URL = string(proxy.ReplaceOrigin([]byte(iface.URL), agentOrigin, proxyOrigin))
 		c.SupportedInterfaces = append(c.SupportedInterfaces, &cp)
 	}
-	return a2aclient.NewFromCard(ctx, &c,
-		a2aclient.WithDefaultsDisabled(),
-		a2aclient.WithJSONRPCTransport(hc),
-		a2aclient.WithCompatTransport(a2av0.Version, a2a.TransportProtocolJSONRPC, a2av0.NewJSONRPCTransportFactory(a2av0.JSONRPCTransportConfig{Client: hc})),
-	)
+	client, err := a2aclient.NewFromCard(ctx, &c, binding.ClientOptions(s.r.binding, s.client, s.r.conns)...)
+	if err != nil {
+		return nil, fmt.Errorf("%w (the run speaks %s: the card must list a %s interface)", err, s.r.binding, s.r.binding.Protocol())
+	}
+	return client, nil
 }
 
 // call sends msg to the agent through its proxy and waits for the task to
@@ -158,8 +216,8 @@ func (s *session) call(ctx context.Context, card *a2a.AgentCard, agentOrigin, pr
 
 func (s *session) callOnce(ctx context.Context, card *a2a.AgentCard, agentOrigin, proxyOrigin string, msg *a2a.Message) (res callResult) {
 	at := &attempt{}
-	actx := context.WithValue(ctx, attemptKey{}, at)
-	client, err := agentClient(actx, s.client, card, agentOrigin, proxyOrigin)
+	actx := context.WithValue(context.WithValue(ctx, attemptKey{}, at), tagKey{}, s.tag)
+	client, err := s.agentClient(actx, card, agentOrigin, proxyOrigin)
 	if err != nil {
 		return callResult{outcome: ProtocolError, detail: fmt.Sprintf("no usable interface on the card: %v", err)}
 	}

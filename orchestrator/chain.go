@@ -145,8 +145,11 @@ type StepRecord struct {
 
 // Result is one chain's run.
 type Result struct {
-	Chain     string       `json:"chain"`
-	Router    string       `json:"router"`
+	Chain  string `json:"chain"`
+	Router string `json:"router"`
+	// Binding is the A2A binding the chain's calls used: jsonrpc, rest or
+	// grpc.
+	Binding   string       `json:"binding,omitempty"`
 	ContextID string       `json:"context_id"`
 	Steps     []StepRecord `json:"steps"`
 	Outcome   Outcome      `json:"outcome"`

@@ -32,11 +32,12 @@
 // first (StepRecord.Ranking): the expected agent's place in it gives
 // Recall@k; a router that does not rank records its choice alone.
 //
-// Every message to an agent passes a recording proxy. The runner keeps one
-// proxy per agent and tags each chain's requests (TagHeader), so each
-// chain's trace (every JSON-RPC request, response and streamed event, as
-// JSON lines) holds its own traffic only; a delegated chain gets proxies of
-// its own. Orchestration success — every step's message reached the agent
+// Every message to an agent passes a recording proxy, over the binding
+// WithBinding chooses (JSON-RPC by default, HTTP+JSON or gRPC). The runner
+// keeps one proxy per agent and tags each chain's requests (TagHeader, as
+// gRPC metadata too), so each chain's trace (every request, response and
+// streamed event or gRPC message, as JSON lines) holds its own traffic
+// only; a delegated chain gets proxies of its own. Orchestration success — every step's message reached the agent
 // of the step's repo — is read from that trace (Sends, Attribute), never
 // from a router's report. A step's text output reaches the next step as the
 // file input.txt — input.csv, input.json or input.html when it is a table,

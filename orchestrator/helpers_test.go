@@ -142,7 +142,8 @@ type agent struct {
 	stop func()
 }
 
-// serveBundle hosts a bundle in-process on httptest until the test ends.
+// serveBundle hosts a bundle in-process on httptest, with the host's own
+// server (all three bindings on one port), until the test ends.
 func serveBundle(t testing.TB, dir string) *agent {
 	t.Helper()
 	b, err := bundle.Load(dir)
@@ -155,7 +156,7 @@ func serveBundle(t testing.TB, dir string) *agent {
 	if err != nil {
 		t.Fatalf("host.New() error = %v", err)
 	}
-	srv.Config.Handler = h
+	srv.Config = h.Server(host.DefaultTimeouts) // HTTP/1.1 and h2c, as agentnet serve
 	srv.Start()
 	var once sync.Once
 	stop := func() {

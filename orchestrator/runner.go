@@ -18,6 +18,7 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/a2a/proxy"
 	"github.com/agentnet/agentnet/internal/sniff"
 )
@@ -61,6 +62,10 @@ func WithRepoMatcher(match func(repo string, agent AgentRef) bool) Option {
 // WithParallel sets how many chains RunAll runs at once.
 func WithParallel(n int) Option { return func(r *Runner) { r.parallel = max(n, 1) } }
 
+// WithBinding sets the A2A binding the runner's calls use (default
+// JSON-RPC): an agent whose card lists no interface of it cannot be called.
+func WithBinding(b binding.Binding) Option { return func(r *Runner) { r.binding = b } }
+
 // WithRouterName sets the router's name for records (default: its type).
 func WithRouterName(name string) Option { return func(r *Runner) { r.routerName = name } }
 
@@ -83,6 +88,8 @@ type Runner struct {
 
 	toAgents  *http.Transport // proxies → agents
 	toProxies *http.Transport // runner → proxies
+	binding   binding.Binding
+	conns     *binding.Conns // gRPC: runner → proxies
 
 	// The fleet's proxies, shared by the chains the runner routes itself;
 	// each chain tags its requests and gets its own entries (demux).
@@ -105,6 +112,8 @@ func New(dir Directory, router Router, opts ...Option) *Runner {
 		matches:  matchByName,
 		parallel: DefaultParallel,
 		proxies:  map[string]*proxy.Server{},
+		binding:  binding.JSONRPC,
+		conns:    &binding.Conns{Opts: grpcOptions()},
 	}
 	for _, o := range opts {
 		o(r)
@@ -139,6 +148,7 @@ func (r *Runner) Close() error {
 	}
 	r.toAgents.CloseIdleConnections()
 	r.toProxies.CloseIdleConnections()
+	r.conns.Close()
 	return nil
 }
 
@@ -221,7 +231,7 @@ func (r *Runner) Run(ctx context.Context, ch Chain, w io.Writer) (res *Result, e
 			err = fmt.Errorf("chain %q: internal error: %v", ch.ID, p)
 		}
 	}()
-	res = &Result{Chain: ch.ID, Router: r.routerName, ContextID: s.tag, Started: time.Now().UTC()}
+	res = &Result{Chain: ch.ID, Router: r.routerName, Binding: string(r.binding), ContextID: s.tag, Started: time.Now().UTC()}
 	start := time.Now()
 	if d, ok := r.router.(Delegator); ok {
 		s.delegate(ctx, ch, d, res)

@@ -10,8 +10,9 @@ import (
 	"github.com/agentnet/agentnet/a2a/proxy"
 )
 
-// sendMethods are the JSON-RPC methods that hand an agent a message, in
-// A2A 1.0 and 0.3 spelling.
+// sendMethods are the operations that hand an agent a message, in A2A 1.0
+// and 0.3 spelling (the proxy names an HTTP+JSON or gRPC call's operation
+// in the 1.0 spelling).
 var sendMethods = map[string]bool{
 	"SendMessage": true, "SendStreamingMessage": true,
 	"message/send": true, "message/stream": true,
@@ -22,6 +23,7 @@ type Send struct {
 	Exchange int64
 	Agent    string // the proxy's label: the agent's registry id
 	Method   string
+	Binding  string // jsonrpc, rest or grpc
 	Start    time.Time
 	End      time.Time
 	// Answered says the agent answered at all (a JSON-RPC result or error,
@@ -49,7 +51,7 @@ func Sends(entries []proxy.Entry) []Send {
 			if !sendMethods[e.RPCMethod] {
 				continue
 			}
-			byEx[e.Exchange] = &Send{Exchange: e.Exchange, Agent: e.Agent, Method: e.RPCMethod, Start: e.Time, End: e.Time}
+			byEx[e.Exchange] = &Send{Exchange: e.Exchange, Agent: e.Agent, Method: e.RPCMethod, Binding: e.Binding, Start: e.Time, End: e.Time}
 			order = append(order, e.Exchange)
 			continue
 		}
@@ -72,6 +74,9 @@ func Sends(entries []proxy.Entry) []Send {
 				s.Answered = true
 			}
 		case proxy.KindEnd:
+			if e.GRPCStatus != nil {
+				s.Answered = true // a gRPC status is the agent's answer
+			}
 			if e.Error != "" && !terminalName(s.State) {
 				s.Error = e.Error
 			}
@@ -87,9 +92,22 @@ func Sends(entries []proxy.Entry) []Send {
 	return out
 }
 
-// scan reads a JSON-RPC response envelope (a body or an event's data) and
-// reports whether it is one.
+// scan reads an answer (a body or an event's data) and reports whether it
+// is one: a JSON-RPC response envelope, or for HTTP+JSON and gRPC the A2A
+// object itself (an AIP-193 error for HTTP+JSON).
 func (s *Send) scan(body json.RawMessage) bool {
+	if s.Binding == proxy.BindingREST || s.Binding == proxy.BindingGRPC {
+		var v map[string]any
+		if json.Unmarshal(body, &v) != nil {
+			return false
+		}
+		if e, ok := v["error"].(map[string]any); ok {
+			s.Error, _ = e["message"].(string)
+			return true
+		}
+		s.walk(v)
+		return true
+	}
 	var env struct {
 		Result json.RawMessage `json:"result"`
 		Error  *struct {

@@ -1,7 +1,10 @@
 // Package host serves one agent bundle as a live A2A endpoint — the card at
-// /.well-known/agent-card.json and JSON-RPC for A2A 1.0 and 0.3 clients at
-// the card's URL, through a2a-go/v2's a2asrv and a2acompat/a2av0 — and as MCP
-// tools (streamable HTTP at /mcp, or stdio).
+// /.well-known/agent-card.json and, on one port, the three A2A 1.0 bindings
+// the card lists: JSON-RPC for A2A 1.0 and 0.3 clients at the card's URL,
+// HTTP+JSON at /message:send, /message:stream, /tasks/... and
+// /extendedAgentCard, and gRPC over cleartext HTTP/2 (h2c, told apart by
+// Content-Type application/grpc), through a2a-go/v2's a2asrv, a2agrpc and
+// a2acompat/a2av0 — and as MCP tools (streamable HTTP at /mcp, or stdio).
 //
 // The inner agent turns each incoming message into one skill run: it picks
 // the skill (an explicit "skill" in the message metadata, else an LLM tool
@@ -35,16 +38,20 @@
 //
 // Every request first passes the guard (guard.go): its Host header must name
 // an address the host is served as (WithAllowHosts), a browser's Origin must
-// be its own or the one WithCORS allows, a POST must be application/json, and
-// its body must fit WithMaxBody and nest JSON at most WithMaxDepth deep —
-// checked on the raw bytes before a2a-go or mcp-go decode it. A message is
+// be its own or the one WithCORS allows; a gRPC call then goes to the gRPC
+// server, which bounds each message by WithMaxBody and its nesting by
+// WithMaxDepth as it decodes it (bindings.go); any other POST with a body
+// must be application/json, and its body must fit WithMaxBody and nest JSON
+// at most WithMaxDepth deep — checked on the raw bytes before a2a-go or
+// mcp-go decode it. A message is
 // then held to WithMaxParts parts and WithMaxFileBytes of files, its large
 // files spooled to disk (limits.go). Every argv is built by one function,
 // buildArgv (argv.go), which keeps file parameters (format path and
 // output-path) inside the task's work directory and never lets a value
 // become an option. At most WithMaxRunning skills run at once, WithMaxQueued
 // more wait, and further tasks fail as busy; finished tasks are forgotten
-// after WithTaskTTL or beyond WithMaxTasks. Server gives an http.Server
+// after WithTaskTTL or beyond WithMaxTasks; all of it whichever binding
+// brought the message. Server gives an http.Server for HTTP/1.1 and h2c
 // with header, read, per-write and idle timeouts. SECURITY.md says all of it
 // for operators.
 //

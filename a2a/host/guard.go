@@ -17,16 +17,21 @@ import (
 // order: the Host header names an address the host serves on (so that a
 // web page whose name was rebound to this machine reaches nothing); a
 // browser's Origin, when sent, is the host's own or the one allowed with
-// WithCORS; a POST carries application/json (a page's form can send only
-// text/plain or form data without a preflight); and its body is at most
-// WithMaxBody bytes and nests JSON at most WithMaxDepth deep, both checked
-// on the raw bytes before any JSON decoder sees them.
+// WithCORS; a gRPC call (HTTP/2, application/grpc) then goes to the gRPC
+// server, which bounds each message by WithMaxBody and its nesting by
+// WithMaxDepth; any other POST with a body carries application/json (a
+// page's form can send only text/plain or form data without a preflight);
+// and its body is at most WithMaxBody bytes and nests JSON at most
+// WithMaxDepth deep, both checked on the raw bytes before any JSON decoder
+// sees them. Refusals take the form of the binding asked: JSON-RPC errors
+// at "/" and /mcp, HTTP+JSON (AIP-193) errors on the REST paths.
 type guard struct {
 	hosts    map[string]bool // "host:port", lower case
 	cors     string          // the one origin allowed from another site, or ""
 	maxBody  int64
 	maxDepth int
 	next     http.Handler
+	grpc     http.Handler // the gRPC binding, or nil
 }
 
 // bufferedBody is a request body the guard has already read; handlers
@@ -67,28 +72,37 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if r.Method != http.MethodPost {
+	if g.grpc != nil && isGRPC(r) {
+		// Its messages are bounded by the gRPC server (WithMaxBody, and
+		// their nesting by WithMaxDepth) as they are read.
+		endReadDeadline(w)
+		g.grpc.ServeHTTP(w, r)
+		return
+	}
+	if r.Method != http.MethodPost || r.ContentLength == 0 && r.Header.Get("Content-Type") == "" {
+		// A POST without a body (an HTTP+JSON cancel or subscribe) carries
+		// nothing to check.
 		endReadDeadline(w)
 		g.next.ServeHTTP(w, r)
 		return
 	}
 	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt != "application/json" {
 		w.Header().Set("Accept-Post", "application/json")
-		writeRPCErrorStatus(w, http.StatusUnsupportedMediaType, -32600, fmt.Sprintf("Content-Type %q: requests must be application/json", r.Header.Get("Content-Type")))
+		refuse(w, r, http.StatusUnsupportedMediaType, http.StatusUnsupportedMediaType, -32600, fmt.Sprintf("Content-Type %q: requests must be application/json", r.Header.Get("Content-Type")))
 		return
 	}
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, g.maxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			writeRPCErrorStatus(w, http.StatusOK, -32600, fmt.Sprintf("request body larger than %d bytes", g.maxBody))
+			refuse(w, r, http.StatusOK, http.StatusRequestEntityTooLarge, -32600, fmt.Sprintf("request body larger than %d bytes", g.maxBody))
 			return
 		}
-		writeRPCErrorStatus(w, http.StatusOK, -32700, "the request body could not be read")
+		refuse(w, r, http.StatusOK, http.StatusBadRequest, -32700, "the request body could not be read")
 		return
 	}
 	if depth := jsonDepth(data, g.maxDepth); depth > g.maxDepth {
-		writeRPCErrorStatus(w, http.StatusOK, -32600, fmt.Sprintf("JSON nested deeper than %d levels", g.maxDepth))
+		refuse(w, r, http.StatusOK, http.StatusBadRequest, -32600, fmt.Sprintf("JSON nested deeper than %d levels", g.maxDepth))
 		return
 	}
 	endReadDeadline(w)
@@ -215,6 +229,23 @@ func loopbackOnly(hosts []string) bool {
 		}
 	}
 	return true
+}
+
+// refuse answers a request the guard refuses in its binding's form: an
+// HTTP+JSON path gets an AIP-193 error with restStatus, anything else (the
+// JSON-RPC endpoint, MCP) a JSON-RPC error with rpcStatus and code.
+func refuse(w http.ResponseWriter, r *http.Request, rpcStatus, restStatus, code int, msg string) {
+	if !isRESTPath(r.URL.Path) {
+		writeRPCErrorStatus(w, rpcStatus, code, msg)
+		return
+	}
+	status := "INVALID_ARGUMENT"
+	if restStatus == http.StatusUnsupportedMediaType {
+		status = "UNIMPLEMENTED"
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(restStatus)
+	json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{"code": restStatus, "status": status, "message": msg}})
 }
 
 func writeRPCErrorStatus(w http.ResponseWriter, status, code int, msg string) {

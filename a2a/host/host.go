@@ -21,13 +21,15 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/mark3labs/mcp-go/server"
+	"google.golang.org/grpc"
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/cards"
 	"github.com/agentnet/agentnet/internal/llm"
 )
 
-// Paths the host serves besides the JSON-RPC endpoint at "/".
+// Paths the host serves besides the JSON-RPC endpoint at "/" and the
+// HTTP+JSON paths (bindings.go).
 const (
 	CardPath       = a2asrv.WellKnownAgentCardPath // the A2A 1.0 card path
 	LegacyCardPath = "/.well-known/agent.json"     // the card path of A2A before 0.3
@@ -195,6 +197,7 @@ type Host struct {
 	guard *guard // the checks before mux
 	v1    http.Handler
 	v0    http.Handler
+	grpc  *grpc.Server             // the gRPC binding; nil for a bundle with serve
 	mcp   func() *server.MCPServer // built on first use; nil for a bundle with serve
 	agent *agent
 	own   *ownServer // the bundle's own server, for a bundle with serve
@@ -312,8 +315,9 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 	h.mux.HandleFunc("POST /{$}", h.serveJSONRPC)
 	h.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		fmt.Fprintf(w, "%s: an A2A agent. Card: %s · JSON-RPC (A2A 1.0 and 0.3): POST / · MCP: %s\n", h.card.Name, CardPath, MCPPath)
+		fmt.Fprintf(w, "%s: an A2A agent. Card: %s · JSON-RPC (A2A 1.0 and 0.3): POST / · HTTP+JSON: POST /message:send, /message:stream, GET /tasks/{id} · gRPC (h2c): lf.a2a.v1.A2AService · MCP: %s\n", h.card.Name, CardPath, MCPPath)
 	})
+	h.serveBindings(handler)
 	h.guard.next = h.mux
 	return h, nil
 }
@@ -439,6 +443,7 @@ func (h *Host) Close() error {
 		k()
 	}
 	h.wg.Wait()
+	h.grpc.Stop()
 	h.spool.clear()
 	if h.ownsRoot {
 		return os.RemoveAll(h.workRoot)

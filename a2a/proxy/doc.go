@@ -21,6 +21,14 @@
 // card through the proxy keeps talking through it. Its trace entry says
 // rewritten. WithoutCardRewrite turns this off.
 //
+// Every A2A binding passes: JSON-RPC and HTTP+JSON over HTTP/1.1, gRPC over
+// HTTP/2 (cleartext on the proxy's one port, and to an http agent), frames
+// and trailers unchanged. A request entry names its Binding and its A2A
+// operation (RPCMethod) for all three; a gRPC call's request message and
+// each answer message are recorded as JSON (the protobuf JSON mapping,
+// through the descriptors of the services linked in, A2A's among them) and
+// its end entry carries its GRPCStatus.
+//
 // With WithTagHeader, a client's tag header marks every entry of its
 // exchanges (and is not passed on), so that one proxy serves several
 // recorders through a Demux: a runner's concurrent chains, each with its

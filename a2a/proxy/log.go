@@ -37,7 +37,13 @@ type Entry struct {
 	Status     int    `json:"status,omitempty"`
 	// ContentType is the body's media type (requests and responses).
 	ContentType string `json:"content_type,omitempty"`
-	// RPCMethod and RPCID are read from a JSON-RPC request body.
+	// Binding is the A2A binding of a request and of a gRPC call's
+	// entries: "jsonrpc", "rest" or "grpc" ("" for anything else, such as
+	// a card).
+	Binding string `json:"binding,omitempty"`
+	// RPCMethod names the A2A operation: read from a JSON-RPC request body
+	// ("SendMessage", "message/send"), from an HTTP+JSON request's method
+	// and path, or from a gRPC call's path. RPCID is a JSON-RPC request's id.
 	RPCMethod string          `json:"rpc_method,omitempty"`
 	RPCID     json.RawMessage `json:"rpc_id,omitempty"`
 
@@ -50,6 +56,8 @@ type Entry struct {
 	// Rewritten marks an agent card whose origin the proxy replaced by its own.
 	Rewritten bool   `json:"rewritten,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// GRPCStatus is a gRPC call's status code (0 is OK), on its end entry.
+	GRPCStatus *int `json:"grpc_status,omitempty"`
 }
 
 // Recorder receives trace entries. Implementations must be safe for

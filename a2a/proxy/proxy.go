@@ -19,6 +19,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Defaults of the options.
@@ -42,6 +44,11 @@ type Option func(*Proxy)
 // WithTransport sets the transport to the agent (default: a transport of
 // the proxy's own, closed by Server.Close).
 func WithTransport(rt http.RoundTripper) Option { return func(p *Proxy) { p.transport = rt } }
+
+// WithGRPCTransport sets the transport of gRPC calls to the agent, one
+// that speaks HTTP/2 (default: a cleartext HTTP/2 transport of the
+// proxy's own, closed by Server.Close).
+func WithGRPCTransport(rt http.RoundTripper) Option { return func(p *Proxy) { p.grpcTransport = rt } }
 
 // WithMaxRecord bounds the bytes of one body kept in a trace entry.
 func WithMaxRecord(n int) Option { return func(p *Proxy) { p.maxRecord = n } }
@@ -70,12 +77,15 @@ type Proxy struct {
 	rec          Recorder
 	transport    http.RoundTripper
 	ownTransport *http.Transport
-	maxRecord    int
-	rewriteCards bool
-	tagHeader    string
-	timeouts     Timeouts
-	log          *slog.Logger
-	rp           *httputil.ReverseProxy
+	// gRPC calls go over HTTP/2 (cleartext to an http agent).
+	grpcTransport http.RoundTripper
+	ownGRPC       *http.Transport
+	maxRecord     int
+	rewriteCards  bool
+	tagHeader     string
+	timeouts      Timeouts
+	log           *slog.Logger
+	rp            *httputil.ReverseProxy
 }
 
 // New returns a proxy for the agent at upstream, labelled agent in the
@@ -117,6 +127,10 @@ func New(agent, upstream string, rec Recorder, opts ...Option) (*Proxy, error) {
 		}
 		p.transport = p.ownTransport
 	}
+	if p.grpcTransport == nil {
+		p.ownGRPC = h2cTransport()
+		p.grpcTransport = p.ownGRPC
+	}
 	p.rp = &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(p.upstream)
@@ -125,7 +139,7 @@ func New(agent, upstream string, rec Recorder, opts ...Option) (*Proxy, error) {
 				pr.Out.Header.Del(p.tagHeader)
 			}
 		},
-		Transport:      p.transport,
+		Transport:      byProtocol{rest: p.transport, grpc: p.grpcTransport},
 		FlushInterval:  -1, // streamed events pass at once
 		ModifyResponse: p.modifyResponse,
 		ErrorHandler:   p.errorHandler,
@@ -147,6 +161,7 @@ type exchange struct {
 	card   bool
 	origin string // the proxy's origin as the client named it
 	tag    string
+	grpc   protoreflect.MethodDescriptor // a gRPC call's method, when known
 }
 
 type exchangeKey struct{}
@@ -166,6 +181,13 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	e := p.entry(ex, KindRequest)
 	e.HTTPMethod, e.Path = r.Method, r.URL.Path
 	e.ContentType = mediaType(r.Header.Get("Content-Type"))
+	if isGRPC(r) {
+		p.serveGRPC(w, r, ex, e)
+		return
+	}
+	if m := restMethod(r.Method, r.URL.Path); m != "" {
+		e.Binding, e.RPCMethod = BindingREST, m
+	}
 	if r.Body != nil && r.Body != http.NoBody {
 		// The head of the body is read to record it, then sent on ahead of
 		// the rest, unchanged.
@@ -185,14 +207,34 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			forward = io.MultiReader(forward, r.Body)
 		}
 		p.setBody(&e, recorded)
-		if !e.Truncated {
+		if !e.Truncated && e.Binding == "" {
 			e.RPCMethod, e.RPCID = peekRPC(head)
+			if e.RPCMethod != "" {
+				e.Binding = BindingJSONRPC
+			}
 		}
 		r.Body = struct {
 			io.Reader
 			io.Closer
 		}{forward, r.Body}
 	}
+	p.rec.Record(e)
+	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
+}
+
+// serveGRPC forwards a gRPC call, its request message recorded on e.
+func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request, ex *exchange, e Entry) {
+	e.Binding = BindingGRPC
+	_, e.RPCMethod, _ = strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	ex.grpc = grpcMethod(r.URL.Path)
+	body, err := p.readGRPCRequest(&e, ex.grpc, r.Body)
+	if err != nil {
+		e.Error = "reading the request body: " + err.Error()
+		p.rec.Record(e)
+		http.Error(w, "bad request body", http.StatusBadRequest)
+		return
+	}
+	r.Body = body
 	p.rec.Record(e)
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
 }
@@ -234,6 +276,17 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 	ct := mediaType(resp.Header.Get("Content-Type"))
 	if ex.card && p.rewriteCards && resp.StatusCode == http.StatusOK && resp.Header.Get("Content-Encoding") == "" {
 		return p.rewriteCard(ex, resp, ct)
+	}
+	if isGRPCType(ct) {
+		e := p.entry(ex, KindStream)
+		e.Binding, e.Status, e.ContentType = BindingGRPC, resp.StatusCode, ct
+		p.rec.Record(e)
+		var out protoreflect.MessageDescriptor
+		if ex.grpc != nil {
+			out = ex.grpc.Output()
+		}
+		resp.Body = &grpcRecorder{p: p, ex: ex, resp: resp, out: out, body: resp.Body}
+		return nil
 	}
 	if ct == "text/event-stream" {
 		e := p.entry(ex, KindStream)

@@ -82,6 +82,10 @@ func (p *Proxy) Listen(addr string) (*Server, error) {
 		},
 		done: make(chan struct{}),
 	}
+	// gRPC reaches the proxy as cleartext HTTP/2 on the same port.
+	s.srv.Protocols = new(http.Protocols)
+	s.srv.Protocols.SetHTTP1(true)
+	s.srv.Protocols.SetUnencryptedHTTP2(true)
 	go func() {
 		defer close(s.done)
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -105,9 +109,7 @@ func (s *Server) Close() error {
 		err = s.srv.Close()
 	}
 	<-s.done
-	if s.p.ownTransport != nil {
-		s.p.ownTransport.CloseIdleConnections()
-	}
+	s.p.closeIdle()
 	return err
 }
 
@@ -115,8 +117,16 @@ func (s *Server) Close() error {
 func (s *Server) CloseNow() error {
 	err := s.srv.Close()
 	<-s.done
-	if s.p.ownTransport != nil {
-		s.p.ownTransport.CloseIdleConnections()
-	}
+	s.p.closeIdle()
 	return err
+}
+
+// closeIdle closes the proxy's own idle connections to the agent.
+func (p *Proxy) closeIdle() {
+	if p.ownTransport != nil {
+		p.ownTransport.CloseIdleConnections()
+	}
+	if p.ownGRPC != nil {
+		p.ownGRPC.CloseIdleConnections()
+	}
 }

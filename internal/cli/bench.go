@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/bench"
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
@@ -22,6 +23,7 @@ import (
 // benchFlags are the flags bench and demo share (docs/cli.md).
 type benchFlags struct {
 	generator, builderCmd, runtime, router, judge, out, resume string
+	binding                                                    string
 	junit, tasks, repos                                        string
 	attempts, parallel                                         int
 	allAttempts, asJSON, systemDeps, quiet                     bool
@@ -36,6 +38,7 @@ func (f *benchFlags) add(cmd *cobra.Command) {
 	fl.BoolVar(&f.systemDeps, "install-system-deps", false, "install the Debian packages of the repos' missing Python modules with apt-get (needs root)")
 	fl.StringVar(&f.runtime, "runtime", "process", "where agents run: "+strings.Join(deploy.Runtimes(), ", "))
 	fl.StringVar(&f.router, "router", "bm25", "chain router: "+strings.Join(orchestrator.Routers(), ", ")+" (a2a=URL: your own orchestrator agent)")
+	fl.StringVar(&f.binding, "binding", "jsonrpc", "the A2A binding of the single and chain cases' calls: jsonrpc, rest or grpc")
 	fl.StringVar(&f.judge, "judge", "rules", "judge: "+strings.Join(eval.JudgeNames(), ", "))
 	fl.IntVar(&f.parallel, "parallel", 2, "trials in flight at most")
 	fl.StringVar(&f.out, "out", "", "the run directory (default $AGENTNET_HOME/runs/SUITE-TIME)")
@@ -67,6 +70,9 @@ func (f *benchFlags) check(env *Env) error {
 	routerName, _, _ := strings.Cut(f.router, "=")
 	if !contains(orchestrator.Routers(), routerName) {
 		return usageError("unknown router %q (want one of %s)", f.router, strings.Join(orchestrator.Routers(), ", "))
+	}
+	if _, err := binding.Parse(f.binding); err != nil {
+		return usageError("--binding: %v", err)
 	}
 	if !contains(eval.JudgeNames(), f.judge) {
 		return usageError("unknown judge %q (want one of %s)", f.judge, strings.Join(eval.JudgeNames(), ", "))
@@ -112,7 +118,7 @@ func (f *benchFlags) options(env *Env, suite *tasks.Suite) (bench.Options, error
 	o := bench.Options{
 		Suite: suite, Out: out, Resume: resume,
 		Generator: f.generator, BuilderCmd: f.builderCmd, Attempts: f.attempts, AllAttempts: f.allAttempts,
-		InstallSystemDeps: f.systemDeps, Runtime: f.runtime, Router: f.router, Judge: f.judge, Parallel: f.parallel,
+		InstallSystemDeps: f.systemDeps, Runtime: f.runtime, Router: f.router, Binding: strings.ToLower(strings.TrimSpace(f.binding)), Judge: f.judge, Parallel: f.parallel,
 		Self: self, Env: env.childEnv(), LLM: model, Logger: env.logger(), Build: readBuildInfo().bench(),
 	}
 	if !f.quiet {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/bench"
 	"github.com/agentnet/agentnet/internal/llm"
 	"github.com/agentnet/agentnet/orchestrator"
@@ -22,9 +23,9 @@ import (
 
 func newRunCmd(env *Env) *cobra.Command {
 	var (
-		suitePath, registryURL, routerSpec, outDir string
-		stepTimeout                                time.Duration
-		asJSON                                     bool
+		suitePath, registryURL, routerSpec, outDir, bindingName string
+		stepTimeout                                             time.Duration
+		asJSON                                                  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "run CASE_ID --suite SUITE --registry URL",
@@ -71,7 +72,12 @@ repo's agent and the checks passed; 1 otherwise.`,
 			if err != nil {
 				return usageError("run: --router: %v", err)
 			}
+			b, err := binding.Parse(bindingName)
+			if err != nil {
+				return usageError("run: --binding: %v", err)
+			}
 			opts := []orchestrator.Option{
+				orchestrator.WithBinding(b),
 				orchestrator.WithLogger(env.logger()),
 				orchestrator.WithRegistryURL(registryURL),
 				orchestrator.WithRouterName(routerSpec),
@@ -88,6 +94,7 @@ repo's agent and the checks passed; 1 otherwise.`,
 	f.StringVar(&suitePath, "suite", "", "the suite file holding the case (required)")
 	f.StringVar(&registryURL, "registry", defaultRegistryURL, "the registry of the deployed fleet")
 	f.StringVar(&routerSpec, "router", "bm25", "how steps are routed: "+strings.Join(orchestrator.Routers(), ", ")+" (a2a=URL)")
+	f.StringVar(&bindingName, "binding", "jsonrpc", "the A2A binding of the calls to agents: jsonrpc, rest or grpc")
 	f.DurationVar(&stepTimeout, "timeout", 0, "timeout of each step without one in the suite (default 2m)")
 	f.StringVar(&outDir, "out", "", "write the trace, the result and the step outputs to this directory")
 	f.BoolVar(&asJSON, "json", false, "print the result as JSON")

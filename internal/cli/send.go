@@ -14,9 +14,9 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
 	"github.com/a2aproject/a2a-go/v2/a2aclient/agentcard"
-	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	"github.com/spf13/cobra"
 
+	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/cards"
 	"github.com/agentnet/agentnet/orchestrator"
 )
@@ -31,6 +31,7 @@ type sendFlags struct {
 	out     string
 	timeout time.Duration
 	asJSON  bool
+	binding string
 }
 
 // sendResult is what send prints with --json.
@@ -75,6 +76,7 @@ existing file. The exit status is 1 when the task did not complete.`,
 	fl.StringVar(&f.out, "out", ".", "save the files of the answer in `DIR`")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "bound on the whole exchange")
 	fl.BoolVar(&f.asJSON, "json", false, "print the answer as JSON")
+	fl.StringVar(&f.binding, "binding", "jsonrpc", "the A2A binding to speak: jsonrpc (1.0, or 0.3 for a 0.3 card), rest or grpc")
 	return cmd
 }
 
@@ -82,6 +84,10 @@ func runSend(ctx context.Context, env *Env, url, text string, f sendFlags) error
 	msg, err := sendMessage(url, text, f)
 	if err != nil {
 		return err
+	}
+	b, err := binding.Parse(f.binding)
+	if err != nil {
+		return usageError("send: --binding: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.timeout)
 	defer cancel()
@@ -93,10 +99,9 @@ func runSend(ctx context.Context, env *Env, url, text string, f sendFlags) error
 	if f.skill != "" && !cardHasSkill(card, f.skill) {
 		return usageError("send: the agent %q has no skill %q (it has %s)", card.Name, f.skill, skillIDs(card))
 	}
-	client, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithDefaultsDisabled(), a2aclient.WithJSONRPCTransport(hc),
-		a2aclient.WithCompatTransport(a2av0.Version, a2a.TransportProtocolJSONRPC, a2av0.NewJSONRPCTransportFactory(a2av0.JSONRPCTransportConfig{Client: hc})))
+	client, err := a2aclient.NewFromCard(ctx, card, binding.ClientOptions(b, hc, nil)...)
 	if err != nil {
-		return fmt.Errorf("send: the card of %s offers no interface this client speaks: %w", url, err)
+		return fmt.Errorf("send: the card of %s offers no %s interface: %w", url, b.Protocol(), err)
 	}
 	defer client.Destroy()
 	ans, err := exchange(ctx, client, msg)

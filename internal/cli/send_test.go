@@ -51,6 +51,10 @@ func TestSend(t *testing.T) {
 		stderr string
 	}{
 		{"text", []string{"send", url, "shout hello world", "--skill", "shout"}, ExitOK, "HELLO WORLD", ""},
+		{"text over rest", []string{"send", url, "shout hello rest", "--skill", "shout", "--binding", "rest"}, ExitOK, "HELLO REST", ""},
+		{"text over grpc", []string{"send", url, "shout hello grpc", "--skill", "shout", "--binding", "grpc"}, ExitOK, "HELLO GRPC", ""},
+		{"file over grpc", []string{"send", url, "shout this file", "--file", notes, "--skill", "shout-file", "--out", t.TempDir(), "--binding", "grpc"}, ExitOK, "wrote result-upper.txt", "saved "},
+		{"bad binding", []string{"send", url, "x", "--binding", "soap"}, ExitInvalid, "", `binding "soap"`},
 		{"file", []string{"send", url, "shout this file", "--file", notes, "--skill", "shout-file", "--out", out}, ExitOK, "wrote result-upper.txt", "saved " + out},
 		{"failed task", []string{"send", url, "do it", "--skill", "refuse"}, ExitFailed, "", "agentnet send: the task ended failed"},
 		{"unknown skill", []string{"send", url, "x", "--skill", "nope"}, ExitInvalid, "", `has no skill "nope" (it has shout, shout-file, refuse)`},

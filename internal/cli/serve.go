@@ -31,9 +31,12 @@ func newServeCmd(env *Env) *cobra.Command {
 		Use:   "serve BUNDLE",
 		Short: "Host one bundle as an A2A endpoint (and as MCP tools); prints its URL",
 		Long: `Serve hosts an agent bundle (a directory holding agent.yaml) as an A2A agent:
-its card at /.well-known/agent-card.json, JSON-RPC for A2A 1.0 and 0.3 clients
-at the card's URL, and the skills as MCP tools at /mcp (streamable HTTP). With
---mcp it serves the MCP tools on stdin/stdout instead and nothing else.
+its card at /.well-known/agent-card.json and, on the one port, the three A2A
+1.0 bindings the card lists: JSON-RPC (for A2A 1.0 and 0.3 clients) at the
+card's URL, HTTP+JSON at /message:send, /message:stream and /tasks/..., and
+gRPC over cleartext HTTP/2; and the skills as MCP tools at /mcp (streamable
+HTTP). With --mcp it serves the MCP tools on stdin/stdout instead and nothing
+else.
 
 Before serving it runs the bundle's check commands (and its setup commands
 first, with --setup). It prints the URL on stdout once the endpoint answers,
