@@ -53,17 +53,25 @@ func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Se
 					result <- done{err: fmt.Errorf("internal error: %v", r)}
 				}
 			}()
-			out, err := h.invoke(ctx, req, func(s string) {
+			report := func(s string) {
 				select {
 				case progress <- s:
 				default:
 				}
-			})
+			}
+			if quiet(ctx) {
+				report = nil
+			}
+			out, err := h.invoke(ctx, req, report)
 			result <- done{out, err}
 		}()
 
 		beat := time.NewTicker(h.cfg.heartbeat)
 		defer beat.Stop()
+		if quiet(ctx) {
+			// A blocking call's client sees the task only as it ends.
+			beat.Stop()
+		}
 		start, status := time.Now(), "working"
 		for {
 			select {
@@ -121,11 +129,11 @@ func (a *agent) finish(ec *a2asrv.ExecutorContext, out *outcome, err error, yiel
 		}
 	}
 	for _, f := range out.files {
-		part := &a2a.Part{Content: a2a.Raw(f.data), Filename: f.name, MediaType: f.mediaType}
-		ev := a2a.NewArtifactEvent(ec, part)
+		ev := a2a.NewArtifactEvent(ec, filePart(f))
 		ev.Artifact.Name = f.name
 		ev.Artifact.Description = fmt.Sprintf("file written by skill %s", out.skill.ID)
 		if !yield(ev, nil) {
+			h.files.drop(string(ec.TaskID)) // the task will not complete
 			return
 		}
 	}
@@ -201,7 +209,8 @@ func requestFrom(ec *a2asrv.ExecutorContext, sp *spool) (_ *request, err error) 
 		case a2a.Raw:
 			req.files = append(req.files, inFile{name: p.Filename, mediaType: p.MediaType, data: c})
 		case a2a.URL:
-			return nil, fmt.Errorf("part %d: file URLs are not fetched (%s); send the file's bytes instead", i, string(c))
+			// messageLimits checked it against the fetch list.
+			req.files = append(req.files, inFile{name: p.Filename, mediaType: p.MediaType, url: string(c)})
 		}
 	}
 	req.text = strings.Join(texts, "\n")

@@ -77,6 +77,10 @@ type config struct {
 	heartbeat    time.Duration
 	version      string
 
+	inlineMax        int64
+	fetchFrom        []string
+	fetchDenyPrivate bool
+
 	readyTimeout time.Duration
 	serverOutput io.Writer
 }
@@ -168,7 +172,7 @@ func WithServerOutput(w io.Writer) Option { return func(c *config) { c.serverOut
 func newConfig(opts []Option) config {
 	cfg := config{maxBody: DefaultMaxBody, maxDepth: DefaultMaxDepth, maxParts: DefaultMaxParts, maxFileBytes: DefaultMaxFileBytes,
 		maxRunning: DefaultMaxRunning, maxQueued: DefaultMaxQueued, taskTTL: DefaultTaskTTL, maxTasks: DefaultMaxTasks,
-		maxOutput: DefaultMaxOutput, heartbeat: 5 * time.Second, readyTimeout: DefaultReadyTimeout}
+		maxOutput: DefaultMaxOutput, heartbeat: 5 * time.Second, readyTimeout: DefaultReadyTimeout, inlineMax: DefaultInlineFileMax}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -196,8 +200,10 @@ type Host struct {
 	agent *agent
 	own   *ownServer // the bundle's own server, for a bundle with serve
 
-	store *taskStore
-	spool *spool
+	store   *taskStore
+	spool   *spool
+	files   *fileStore   // file artifacts served by reference
+	fetcher *fileFetcher // files messages bring by URL
 	slots chan struct{} // one per running skill
 	queue atomic.Int64  // tasks waiting for a slot
 	done  chan struct{} // closed by Close
@@ -268,6 +274,9 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 	h.agent = &agent{h: h}
 	h.spool = &spool{dir: filepath.Join(h.workRoot, ".spool")}
 	h.store = newTaskStore(cfg.taskTTL, cfg.maxTasks)
+	h.files = newFileStore(filepath.Join(h.workRoot, ".files"))
+	h.store.forget = func(id a2a.TaskID) { h.files.drop(string(id)) }
+	h.fetcher = newFileFetcher(cfg.fetchFrom, cfg.fetchDenyPrivate)
 	handler := a2asrv.NewHandler(h.agent,
 		a2asrv.WithLogger(h.log),
 		a2asrv.WithTaskStore(h.store),
@@ -301,6 +310,7 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 		io.WriteString(w, "ok\n")
 	})
 	h.mux.HandleFunc("POST /{$}", h.serveJSONRPC)
+	h.mux.HandleFunc("GET "+FilesPath+"{token}/{name}", h.serveFile)
 	h.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "%s: an A2A agent. Card: %s · JSON-RPC (A2A 1.0 and 0.3): POST / · MCP: %s\n", h.card.Name, CardPath, MCPPath)
@@ -431,6 +441,7 @@ func (h *Host) Close() error {
 	}
 	h.wg.Wait()
 	h.spool.clear()
+	h.files.clear()
 	if h.ownsRoot {
 		return os.RemoveAll(h.workRoot)
 	}
