@@ -113,7 +113,7 @@ func TestFilesByReference(t *testing.T) {
 	}
 	token := strings.Split(strings.TrimPrefix(url, s.URL+host.FilesPath), "/")[0]
 	for _, bad := range []string{
-		s.URL + host.FilesPath + "out.bin",                           // no token
+		s.URL + host.FilesPath + "out.bin",                            // no token
 		s.URL + host.FilesPath + strings.Repeat("0", 64) + "/out.bin", // a wrong token
 		s.URL + host.FilesPath + token[:63] + "/out.bin",              // part of the token
 		s.URL + host.FilesPath + token + "/other.bin",                 // the token with another name

@@ -202,11 +202,11 @@ type Host struct {
 
 	store   *taskStore
 	spool   *spool
-	files   *fileStore   // file artifacts served by reference
-	fetcher *fileFetcher // files messages bring by URL
-	slots chan struct{} // one per running skill
-	queue atomic.Int64  // tasks waiting for a slot
-	done  chan struct{} // closed by Close
+	files   *fileStore    // file artifacts served by reference
+	fetcher *fileFetcher  // files messages bring by URL
+	slots   chan struct{} // one per running skill
+	queue   atomic.Int64  // tasks waiting for a slot
+	done    chan struct{} // closed by Close
 
 	mu       sync.Mutex
 	running  map[string]func() // task id → kill its process
