@@ -145,13 +145,19 @@ type agent struct {
 // serveBundle hosts a bundle in-process on httptest until the test ends.
 func serveBundle(t testing.TB, dir string) *agent {
 	t.Helper()
+	return serveBundleWith(t, dir)
+}
+
+// serveBundleWith is serveBundle with host options.
+func serveBundleWith(t testing.TB, dir string, opts ...host.Option) *agent {
+	t.Helper()
 	b, err := bundle.Load(dir)
 	if err != nil {
 		t.Fatalf("bundle.Load() error = %v", err)
 	}
 	srv := httptest.NewUnstartedServer(nil)
 	url := "http://" + srv.Listener.Addr().String() + "/"
-	h, err := host.New(b, url, host.WithEnv(os.Environ()), host.WithHeartbeat(50*time.Millisecond))
+	h, err := host.New(b, url, append([]host.Option{host.WithEnv(os.Environ()), host.WithHeartbeat(50 * time.Millisecond)}, opts...)...)
 	if err != nil {
 		t.Fatalf("host.New() error = %v", err)
 	}

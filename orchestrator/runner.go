@@ -81,6 +81,8 @@ type Runner struct {
 	matches     func(string, AgentRef) bool
 	parallel    int
 
+	outputFetchMax int64
+
 	toAgents  *http.Transport // proxies → agents
 	toProxies *http.Transport // runner → proxies
 
@@ -105,6 +107,8 @@ func New(dir Directory, router Router, opts ...Option) *Runner {
 		matches:  matchByName,
 		parallel: DefaultParallel,
 		proxies:  map[string]*proxy.Server{},
+
+		outputFetchMax: DefaultOutputFetchMax,
 	}
 	for _, o := range opts {
 		o(r)
@@ -257,7 +261,7 @@ func (r *Runner) Run(ctx context.Context, ch Chain, w io.Writer) (res *Result, e
 func artifactsOf(o Output) []Artifact {
 	list := []Artifact{}
 	for _, f := range o.Files {
-		list = append(list, Artifact{Name: f.Name, MediaType: f.MediaType, Bytes: len(f.Data)})
+		list = append(list, Artifact{Name: f.Name, MediaType: f.MediaType, Bytes: int(f.Bytes())})
 	}
 	return list
 }
@@ -379,6 +383,12 @@ func (s *session) steps(ctx context.Context, ch Chain, res *Result) {
 		res.Output = *out
 	}
 	if failed {
+		res.Output = Output{}
+		return
+	}
+	if err := s.fetchOutputs(ctx, &res.Output); err != nil && len(res.Steps) > 0 {
+		last := &res.Steps[len(res.Steps)-1]
+		last.Outcome, last.Detail = TransportFailed, err.Error()
 		res.Output = Output{}
 	}
 }
@@ -528,13 +538,17 @@ func filePart(f File) *a2a.Part {
 	if mt == "" {
 		mt = "application/octet-stream"
 	}
+	if f.URL != "" && f.Data == nil {
+		return &a2a.Part{Content: a2a.URL(f.URL), Filename: f.Name, MediaType: mt}
+	}
 	return &a2a.Part{Content: a2a.Raw(f.Data), Filename: f.Name, MediaType: mt}
 }
 
 func fileNames(m *a2a.Message) []string {
 	var out []string
 	for _, p := range m.Parts {
-		if _, ok := p.Content.(a2a.Raw); ok {
+		switch p.Content.(type) {
+		case a2a.Raw, a2a.URL:
 			out = append(out, p.Filename)
 		}
 	}
