@@ -21,10 +21,15 @@ var _ a2asrv.AgentExecutor = (*agent)(nil)
 
 // Execute runs the skill for the incoming message: submitted, working once
 // the skill is chosen (again every heartbeat while the skill runs), then
-// completed with the output as artifacts, or failed with the reason.
+// completed with the output as artifacts, or failed with the reason. A
+// blocking call's new task is one event instead, the task as it ended
+// (oneTask).
 func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) {
 		h := a.h
+		if quiet(ctx) && ec.StoredTask == nil {
+			yield = oneTask(ec, yield)
+		}
 		if ec.StoredTask == nil {
 			if !yield(a2a.NewSubmittedTask(ec, ec.Message), nil) {
 				return
@@ -151,6 +156,32 @@ func (a *agent) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq
 		a.h.kill(string(ec.TaskID))
 		a.h.log.Info("task canceled", "task", ec.TaskID)
 		yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCanceled, agentText(ec, "canceled")), nil)
+	}
+}
+
+// oneTask turns the events of a new task into one: the task as it ended,
+// with its artifacts and final status. It is how a blocking call's task is
+// reported: its client sees nothing before the end, and each event costs
+// a2a-go several copies of the task.
+func oneTask(ec *a2asrv.ExecutorContext, yield func(a2a.Event, error) bool) func(a2a.Event, error) bool {
+	task := &a2a.Task{ID: ec.TaskID, ContextID: ec.ContextID}
+	if ec.Message != nil {
+		task.History = []*a2a.Message{ec.Message}
+	}
+	return func(ev a2a.Event, err error) bool {
+		if err != nil {
+			return yield(nil, err)
+		}
+		switch e := ev.(type) {
+		case *a2a.TaskArtifactUpdateEvent:
+			task.Artifacts = append(task.Artifacts, e.Artifact)
+		case *a2a.TaskStatusUpdateEvent:
+			if e.Status.State.Terminal() {
+				task.Status = e.Status
+				return yield(task, nil)
+			}
+		}
+		return true // the submitted task, working statuses
 	}
 }
 

@@ -77,7 +77,18 @@ func (s *taskStore) Create(_ context.Context, task *a2a.Task) (taskstore.TaskVer
 		return taskstore.TaskVersionMissing, taskstore.ErrTaskAlreadyExists
 	}
 	s.tasks[task.ID] = &storedTask{task: cp, version: 1}
+	s.finishLocked(cp)
 	return 1, nil
+}
+
+// finishLocked starts a task's time to be forgotten when it is in a
+// terminal state (a task can be created finished: oneTask).
+func (s *taskStore) finishLocked(t *a2a.Task) {
+	if t.Status.State.Terminal() && !s.finished[t.ID] {
+		s.finished[t.ID] = true
+		s.done = append(s.done, doneTask{id: t.ID, at: s.now()})
+		s.evictLocked()
+	}
 }
 
 // Update implements taskstore.Store; a task that reaches a terminal state
@@ -98,10 +109,7 @@ func (s *taskStore) Update(ctx context.Context, req *taskstore.UpdateRequest) (t
 	}
 	v := st.version + 1
 	s.tasks[req.Task.ID] = &storedTask{task: cp, version: v}
-	if cp.Status.State.Terminal() && !s.finished[cp.ID] {
-		s.finished[cp.ID] = true
-		s.done = append(s.done, doneTask{id: cp.ID, at: s.now()})
-	}
+	s.finishLocked(cp)
 	s.evictLocked()
 	return v, nil
 }
