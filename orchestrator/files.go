@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
 	"github.com/agentnet/agentnet/internal/fetchpolicy"
 )
 
@@ -15,9 +17,31 @@ import (
 // which fetches the file itself if the URL's origin is on its fetch list:
 // the bytes go from agent to agent, never through the runner, its proxies
 // or its memory. A URL on any other origin is refused (ProtocolError): the
-// runner passes on only what it can vouch for. A chain's final files by
+// runner passes on only what it can vouch for, and with WithVouchKey it
+// vouches for each URL it passes on, so that hosts sharing the key fetch
+// it without a fetch list. A chain's final files by
 // reference are fetched into File.Data when they fit WithOutputFetchMax,
 // so that results and judges see their bytes.
+
+// WithVouchKey vouches for each file URL the runner passes on with key,
+// which the hosts it deployed share (host.WithVouchKey): they fetch a
+// vouched URL without its origin being on their fetch list.
+func WithVouchKey(key []byte) Option { return func(r *Runner) { r.vouchKey = key } }
+
+// vouch adds the runner's vouch to the message's file parts by URL.
+func (r *Runner) vouch(m *a2a.Message) {
+	if len(r.vouchKey) == 0 {
+		return
+	}
+	for _, p := range m.Parts {
+		if u, ok := p.Content.(a2a.URL); ok {
+			if p.Metadata == nil {
+				p.Metadata = map[string]any{}
+			}
+			p.Metadata[fetchpolicy.VouchMetadataKey] = fetchpolicy.Vouch(r.vouchKey, string(u))
+		}
+	}
+}
 
 // DefaultOutputFetchMax is the size up to which a chain's final files by
 // reference are fetched into File.Data.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/a2a/proxy"
+	"github.com/agentnet/agentnet/internal/fetchpolicy"
 	"github.com/agentnet/agentnet/orchestrator"
 )
 
@@ -63,41 +64,67 @@ func xsum(kib int) string {
 
 // TestChainPassesFileByReference: a 2-step chain whose first agent writes a
 // 2 MiB file: the second agent gets its URL, fetches it from the first
-// (which is on its fetch list) and hashes the whole file; no message or
-// answer through the proxies carries the bytes.
+// and hashes the whole file; no message or answer through the proxies
+// carries the bytes. The second agent fetches it because the maker's origin
+// is on its fetch list, or because the runner vouched for the URL with the
+// key they share; with neither, it refuses.
 func TestChainPassesFileByReference(t *testing.T) {
 	t.Parallel()
 	const kib = 2048
 	maker := serveBundleWith(t, writeBundle(t, makerYAML, nil))
-	hasher := serveBundleWith(t, writeBundle(t, hasherYAML, nil), host.WithFetchFrom(maker.URL), host.WithMaxFileBytes(64<<20))
-	dir := staticDir{candidate("m", maker.URL, maker.Card), candidate("h", hasher.URL, hasher.Card)}
-	r := orchestrator.New(dir, byStep{"maker", "hasher"})
-	defer r.Close()
-	res, err := r.Run(t.Context(), orchestrator.Chain{
-		ID:    "by-reference",
-		Input: orchestrator.Input{Data: map[string]any{"kib": kib}},
-		Steps: []orchestrator.Step{{Repo: "maker", Instruction: "Make a file."}, {Repo: "hasher", Instruction: "Hash the file."}},
-	}, nil)
+	key, err := fetchpolicy.NewKey()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Outcome != orchestrator.OK || strings.TrimSpace(res.Output.Text) != xsum(kib) {
-		t.Fatalf("chain: %s %s, output %q; want ok with %q (%s)", res.Outcome, res.Detail, res.Output.Text, xsum(kib), stepSummary(res))
-	}
-	if a := res.Steps[0].Artifacts; len(a) == 0 || a[len(a)-1].Bytes != kib<<10 {
-		t.Errorf("step 1 artifacts %+v, want out.bin of %d bytes", a, kib<<10)
-	}
-	var sentURL bool
-	for _, e := range res.Trace {
-		if e.Bytes > 64<<10 {
-			t.Errorf("trace entry %s of %s holds %d bytes; the file must not pass through the proxies", e.Kind, e.Agent, e.Bytes)
-		}
-		if e.Kind == proxy.KindRequest && e.Agent == "h" && strings.Contains(string(e.Body), `"url":"`+maker.URL+host.FilesPath) {
-			sentURL = true
-		}
-	}
-	if !sentURL {
-		t.Error("no request to the hasher carried the maker's file URL")
+	for _, tc := range []struct {
+		name   string
+		host   []host.Option
+		runner []orchestrator.Option
+		ok     bool
+	}{
+		{"fetch list", []host.Option{host.WithFetchFrom(maker.URL)}, nil, true},
+		{"vouched", []host.Option{host.WithVouchKey(key)}, []orchestrator.Option{orchestrator.WithVouchKey(key)}, true},
+		{"neither", []host.Option{host.WithVouchKey(key)}, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			hasher := serveBundleWith(t, writeBundle(t, hasherYAML, nil), append(tc.host, host.WithMaxFileBytes(64<<20))...)
+			dir := staticDir{candidate("m", maker.URL, maker.Card), candidate("h", hasher.URL, hasher.Card)}
+			r := orchestrator.New(dir, byStep{"maker", "hasher"}, tc.runner...)
+			defer r.Close()
+			res, err := r.Run(t.Context(), orchestrator.Chain{
+				ID:    "by-reference",
+				Input: orchestrator.Input{Data: map[string]any{"kib": kib}},
+				Steps: []orchestrator.Step{{Repo: "maker", Instruction: "Make a file."}, {Repo: "hasher", Instruction: "Hash the file."}},
+			}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.ok {
+				if res.Outcome == orchestrator.OK || !strings.Contains(res.Detail, "fetch list") {
+					t.Errorf("chain: %s %s; want the hasher to refuse the URL", res.Outcome, res.Detail)
+				}
+				return
+			}
+			if res.Outcome != orchestrator.OK || strings.TrimSpace(res.Output.Text) != xsum(kib) {
+				t.Fatalf("chain: %s %s, output %q; want ok with %q (%s)", res.Outcome, res.Detail, res.Output.Text, xsum(kib), stepSummary(res))
+			}
+			if a := res.Steps[0].Artifacts; len(a) == 0 || a[len(a)-1].Bytes != kib<<10 {
+				t.Errorf("step 1 artifacts %+v, want out.bin of %d bytes", a, kib<<10)
+			}
+			var sentURL bool
+			for _, e := range res.Trace {
+				if e.Bytes > 64<<10 {
+					t.Errorf("trace entry %s of %s holds %d bytes; the file must not pass through the proxies", e.Kind, e.Agent, e.Bytes)
+				}
+				if e.Kind == proxy.KindRequest && e.Agent == "h" && strings.Contains(string(e.Body), `"url":"`+maker.URL+host.FilesPath) {
+					sentURL = true
+				}
+			}
+			if !sentURL {
+				t.Error("no request to the hasher carried the maker's file URL")
+			}
+		})
 	}
 }
 

@@ -82,6 +82,7 @@ type Runner struct {
 	parallel    int
 
 	outputFetchMax int64
+	vouchKey       []byte
 
 	toAgents  *http.Transport // proxies → agents
 	toProxies *http.Transport // runner → proxies
@@ -417,6 +418,7 @@ func (s *session) step(ctx context.Context, ch Chain, i int, prev *Output, rec *
 		}
 	}
 	msg := stepMessage(st.Instruction, ch.Input, prev, i == 0, contextID)
+	s.r.vouch(msg)
 	q := Query{Instruction: st.Instruction, Step: i + 1, Steps: len(ch.Steps), Inputs: fileNames(msg)}
 	d, err := s.route(sctx, q, up)
 	rec.RouteMS = ms(time.Since(start))

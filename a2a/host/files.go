@@ -31,9 +31,10 @@ import (
 // task is kept (WithTaskTTL, WithMaxTasks) and removed with it.
 //
 // A message's file part with a URL is fetched into the task's work
-// directory when the URL is on the host's fetch list (WithFetchFrom) — an
-// open fetch of any URL a caller names would let anyone make the host
-// reach wherever it can. The fetch applies the registry's policy (package
+// directory when the URL is on the host's fetch list (WithFetchFrom) or an
+// orchestrator holding the host's key (WithVouchKey) vouched for it
+// (package fetchpolicy) — an open fetch of any URL a caller names would
+// let anyone make the host reach wherever it can. The fetch applies the registry's policy (package
 // fetchpolicy): redirects stay on the URL's origin, and under
 // WithFetchDenyPrivate no loopback, private or link-local address is
 // reached, checked again at connect time. Its bytes count against
@@ -66,6 +67,11 @@ func WithInlineFileMax(n int64) Option { return func(c *config) { c.inlineMax = 
 func WithFetchFrom(prefixes ...string) Option {
 	return func(c *config) { c.fetchFrom = append(c.fetchFrom, prefixes...) }
 }
+
+// WithVouchKey lets messages bring files by URLs that an orchestrator
+// holding key vouched for (fetchpolicy.Vouch), wherever they are; serve
+// reads the key from AGENTNET_FILE_KEY, which agentnet's deployments set.
+func WithVouchKey(key []byte) Option { return func(c *config) { c.vouchKey = key } }
 
 // WithFetchDenyPrivate refuses file fetches from loopback, private,
 // link-local and cloud metadata addresses, as the registry's
@@ -260,13 +266,14 @@ func (h *Host) serveOutputs(req *request, files []outFile) ([]outFile, error) {
 // fileFetcher fetches the files messages bring by URL.
 type fileFetcher struct {
 	allow       []string
+	key         []byte // the vouching key, or nil
 	denyPrivate bool
 	client      *http.Client
 	resolver    *net.Resolver
 }
 
-func newFileFetcher(allow []string, denyPrivate bool) *fileFetcher {
-	f := &fileFetcher{denyPrivate: denyPrivate, resolver: net.DefaultResolver}
+func newFileFetcher(allow []string, key []byte, denyPrivate bool) *fileFetcher {
+	f := &fileFetcher{key: key, denyPrivate: denyPrivate, resolver: net.DefaultResolver}
 	for _, a := range allow {
 		if a = strings.TrimSpace(a); a != "" {
 			f.allow = append(f.allow, normalizePrefix(a))
@@ -292,8 +299,8 @@ func normalizePrefix(p string) string {
 	return u.String()
 }
 
-// check returns why raw may not be fetched, or "".
-func (f *fileFetcher) check(raw string) string {
+// valid returns why raw is no URL to fetch, or "".
+func valid(raw string) string {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil:
@@ -302,6 +309,18 @@ func (f *fileFetcher) check(raw string) string {
 		return "only http and https URLs are fetched"
 	case u.User != nil:
 		return "the URL carries credentials"
+	}
+	return ""
+}
+
+// check returns why raw may not be fetched, or "": it must be on the fetch
+// list, or vouched for under the host's key.
+func (f *fileFetcher) check(raw, vouch string) string {
+	if why := valid(raw); why != "" {
+		return why
+	}
+	if fetchpolicy.Vouched(f.key, raw, vouch) {
+		return ""
 	}
 	norm := normalizePrefix(raw)
 	for _, a := range f.allow {
@@ -318,7 +337,7 @@ var errTooLarge = errors.New("too large")
 // get fetches raw into a new file at dest, at most limit bytes, and returns
 // its size. The bytes go to disk as they arrive.
 func (f *fileFetcher) get(ctx context.Context, raw, dest string, limit int64) (int64, error) {
-	if why := f.check(raw); why != "" {
+	if why := valid(raw); why != "" { // the fetch list was checked as the message came (messageLimits)
 		return 0, errors.New(why)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)

@@ -80,6 +80,7 @@ type config struct {
 	inlineMax        int64
 	fetchFrom        []string
 	fetchDenyPrivate bool
+	vouchKey         []byte
 
 	readyTimeout time.Duration
 	serverOutput io.Writer
@@ -276,7 +277,7 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 	h.store = newTaskStore(cfg.taskTTL, cfg.maxTasks)
 	h.files = newFileStore(filepath.Join(h.workRoot, ".files"))
 	h.store.forget = func(id a2a.TaskID) { h.files.drop(string(id)) }
-	h.fetcher = newFileFetcher(cfg.fetchFrom, cfg.fetchDenyPrivate)
+	h.fetcher = newFileFetcher(cfg.fetchFrom, cfg.vouchKey, cfg.fetchDenyPrivate)
 	handler := a2asrv.NewHandler(h.agent,
 		a2asrv.WithLogger(h.log),
 		a2asrv.WithTaskStore(h.store),

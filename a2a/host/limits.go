@@ -11,6 +11,8 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
+
+	"github.com/agentnet/agentnet/internal/fetchpolicy"
 )
 
 // messageLimits checks each incoming message once a2a-go has decoded it and
@@ -68,7 +70,8 @@ func (l messageLimits) Before(ctx context.Context, cc *a2asrv.CallContext, req *
 		case a2a.Raw:
 			total += int64(len(c))
 		case a2a.URL:
-			if why := l.h.fetcher.check(string(c)); why != "" {
+			vouch, _ := p.Metadata[fetchpolicy.VouchMetadataKey].(string)
+			if why := l.h.fetcher.check(string(c), vouch); why != "" {
 				return ctx, nil, a2a.NewError(a2a.ErrInvalidParams, fmt.Sprintf("part %d: file %q is not fetched: %s", i, p.Filename, why))
 			}
 		}
