@@ -32,7 +32,7 @@ func (r *run) runCases(ctx context.Context) error {
 	})
 	chains := orchestrator.New(RegistryDirectory{registry.NewClient(r.registry.URL)}, router,
 		matcher, orchestrator.WithRegistryURL(r.registry.URL), orchestrator.WithRouterName(r.opts.Router),
-		orchestrator.WithLogger(r.opts.Logger))
+		orchestrator.WithLogger(r.opts.Logger), orchestrator.WithVouchKey(r.fileKey))
 	defer chains.Close()
 
 	var ran, infra atomic.Int32

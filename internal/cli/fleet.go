@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -18,6 +19,7 @@ import (
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/generation"
+	"github.com/agentnet/agentnet/internal/fetchpolicy"
 	"github.com/agentnet/agentnet/registry"
 	"github.com/agentnet/agentnet/tasks"
 )
@@ -94,7 +96,12 @@ any agent fails to come up, the ones started are stopped again.`,
 			if err != nil {
 				return err
 			}
-			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: env.childEnv(), LogDir: deploy.LogDir(home), Detach: true})
+			key, err := fileKey(env)
+			if err != nil {
+				return fmt.Errorf("fleet up: the file key: %w", err)
+			}
+			hostEnv := append(env.childEnv(), fetchpolicy.KeyEnv+"="+hex.EncodeToString(key))
+			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: hostEnv, LogDir: deploy.LogDir(home), Detach: true})
 			if err != nil {
 				return usageError("%v", err)
 			}

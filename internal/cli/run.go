@@ -79,6 +79,11 @@ repo's agent and the checks passed; 1 otherwise.`,
 			if stepTimeout > 0 {
 				opts = append(opts, orchestrator.WithStepTimeout(stepTimeout))
 			}
+			if key, err := fileKey(env); err == nil {
+				opts = append(opts, orchestrator.WithVouchKey(key))
+			} else {
+				env.logger().Warn("file URLs passed from agent to agent go unvouched", "err", err)
+			}
 			r := orchestrator.New(bench.RegistryDirectory{C: registry.NewClient(registryURL)}, router, opts...)
 			defer r.Close()
 			return runCase(cmd.Context(), env, r, c, chain, outDir, asJSON)
