@@ -3,7 +3,9 @@ package host
 import (
 	"errors"
 	"runtime"
+	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -109,5 +111,30 @@ func TestTaskStoreCopies(t *testing.T) {
 	}
 	if _, err := s.Update(ctx, &taskstore.UpdateRequest{Task: again.Task, PrevVersion: again.Version}); !errors.Is(err, taskstore.ErrConcurrentModification) {
 		t.Errorf("Update from a stale version: err = %v, want ErrConcurrentModification", err)
+	}
+}
+
+// TestOutputBuffers: the buffers a run's output streams are copied into
+// keep the head (standard output) or the tail (standard error) whether
+// written to or read into.
+func TestOutputBuffers(t *testing.T) {
+	t.Parallel()
+	data := strings.Repeat("0123456789", 1000)
+	for _, max := range []int{0, 1, 700, 10000, 20000} {
+		var w, r headBuffer
+		w.max, r.max = max, max
+		w.Write([]byte(data))
+		if _, err := r.ReadFrom(iotest.OneByteReader(strings.NewReader(data))); err != nil {
+			t.Fatal(err)
+		}
+		if string(w.buf) != string(r.buf) || w.truncated != r.truncated || len(r.buf) != min(max, len(data)) || r.truncated != (max < len(data)) {
+			t.Errorf("head %d: read %d bytes (truncated %v), written %d (truncated %v)", max, len(r.buf), r.truncated, len(w.buf), w.truncated)
+		}
+		tw, tr := tailBuffer{max: max}, tailBuffer{max: max}
+		tw.Write([]byte(data))
+		tr.ReadFrom(strings.NewReader(data))
+		if string(tw.buf) != string(tr.buf) || string(tr.buf) != data[len(data)-min(max, len(data)):] {
+			t.Errorf("tail %d: read %d bytes, written %d", max, len(tr.buf), len(tw.buf))
+		}
 	}
 }
