@@ -5,8 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/a2a/proxy"
@@ -154,5 +158,60 @@ func TestChainOutputByReference(t *testing.T) {
 		if got := res.OutputFiles[0].Bytes; got != 512<<10 {
 			t.Errorf("limit %d: output_files bytes = %d, want %d", limit, got, 512<<10)
 		}
+	}
+}
+
+// TestChainMemoryFlat: while a 2-step chain passes a 48 MiB file from one
+// agent to the next, the heap of the process holding the runner, its
+// proxies and both hosts grows by far less than the file. No timing is
+// asserted.
+func TestChainMemoryFlat(t *testing.T) {
+	if testing.Short() {
+		t.Skip("moves a 48 MiB file")
+	}
+	// Not parallel: it reads the process's heap.
+	const kib = 48 << 10
+	maker := serveBundleWith(t, writeBundle(t, makerYAML, nil))
+	hasher := serveBundleWith(t, writeBundle(t, hasherYAML, nil), host.WithFetchFrom(maker.URL), host.WithMaxFileBytes(64<<20))
+	dir := staticDir{candidate("m", maker.URL, maker.Card), candidate("h", hasher.URL, hasher.Card)}
+	r := orchestrator.New(dir, byStep{"maker", "hasher"})
+	defer r.Close()
+	chain := func(kib int) orchestrator.Chain {
+		return orchestrator.Chain{ID: "memory", Input: orchestrator.Input{Data: map[string]any{"kib": kib}},
+			Steps: []orchestrator.Step{{Repo: "maker", Instruction: "Make a file."}, {Repo: "hasher", Instruction: "Hash the file."}}}
+	}
+	if res, err := r.Run(t.Context(), chain(512), nil); err != nil || res.Outcome != orchestrator.OK {
+		t.Fatalf("warm-up chain: %v %s %s", err, res.Outcome, res.Detail)
+	}
+	runtime.GC()
+	var base runtime.MemStats
+	runtime.ReadMemStats(&base)
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		var m runtime.MemStats
+		for {
+			runtime.ReadMemStats(&m)
+			if m.HeapAlloc > peak.Load() {
+				peak.Store(m.HeapAlloc)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+		}
+	})
+	res, err := r.Run(t.Context(), chain(kib), nil)
+	close(stop)
+	wg.Wait()
+	if err != nil || res.Outcome != orchestrator.OK || strings.TrimSpace(res.Output.Text) != xsum(kib) {
+		t.Fatalf("chain: %v %s %s, output %q", err, res.Outcome, res.Detail, res.Output.Text)
+	}
+	grew := int64(peak.Load()) - int64(base.HeapAlloc)
+	t.Logf("heap grew by at most %d KiB while a %d KiB file passed along the chain", grew>>10, kib)
+	if grew > 16<<20 {
+		t.Errorf("the heap grew by %d MiB while a %d MiB file passed along a 2-step chain; want it flat in the file's size (under 16 MiB)", grew>>20, kib>>10)
 	}
 }

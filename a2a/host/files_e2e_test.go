@@ -2,6 +2,7 @@ package host_test
 
 import (
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -276,5 +277,42 @@ func TestFileMemoryFlat(t *testing.T) {
 	t.Logf("heap grew by at most %d KiB while moving a %d KiB file", grew>>10, kib)
 	if grew > 16<<20 {
 		t.Errorf("the heap grew by %d MiB while a %d MiB file passed between two hosts; want it flat in the file's size (under 16 MiB)", grew>>20, kib>>10)
+	}
+}
+
+// TestReplyCarriesPayloadOnce: a blocking call that sends a file to a skill
+// that copies it gets a reply holding the bytes once (the output), not again
+// in the task's history.
+func TestReplyCarriesPayloadOnce(t *testing.T) {
+	t.Parallel()
+	const copyKit = `version: 1
+name: copykit
+description: Copy files.
+skills:
+  - id: copy
+    name: copy
+    description: Copy a file.
+    params: {type: object, properties: {file: {type: string, format: path}}, required: [file]}
+    run: [cp, "{{file}}", copy.bin]
+`
+	s := serve(t, copyKit, nil)
+	payload := make([]byte, 200<<10)
+	for i := range payload {
+		payload[i] = byte(i * 7)
+	}
+	b64 := base64.StdEncoding.EncodeToString(payload)
+	body := `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"message":{"messageId":"m1","role":"ROLE_USER","parts":[` +
+		`{"text":"copy this file"},{"raw":"` + b64 + `","filename":"in.bin","mediaType":"application/octet-stream"}]}}}`
+	resp, err := http.Post(s.URL+"/", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	reply, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(reply), b64); n != 1 {
+		t.Errorf("the reply (%d bytes) holds the %d-byte payload %d times, want once; its head: %.300s", len(reply), len(payload), n, reply)
 	}
 }
