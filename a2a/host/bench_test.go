@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 // BenchmarkRoundTrip sends one message at a time and waits for its
@@ -34,7 +36,9 @@ import (
 //     (submitted, working, artifact, completed) with no process;
 //   - host: the host serving a bundle whose one skill runs echo;
 //   - process-start: the skill's own process alone (exec of echo with its
-//     output captured), outside any server.
+//     output captured), outside any server;
+//   - process-contained: the same in a proc.Group of its own, as the host
+//     runs every skill (a cgroup made and removed per run where it can).
 //
 // Each reports its median (p50-µs) beside the mean. The host's overhead is
 // host − bare-echo − process-start, and against a2a-go's message-only path
@@ -89,6 +93,30 @@ func BenchmarkRoundTrip(b *testing.B) {
 		}
 		p50.report(b)
 	})
+	b.Run("process-contained", func(b *testing.B) { benchContained(b, echoPath) })
+}
+
+// benchContained is process-start as the host runs a skill: in a
+// proc.Group of its own (a cgroup where one can be made), killed after.
+func benchContained(b *testing.B, echoPath string) {
+	var p50 p50Timer
+	for b.Loop() {
+		p50.start()
+		cmd := exec.Command(echoPath, "hello")
+		var out strings.Builder
+		cmd.Stdout = &out
+		g := proc.NewGroup()
+		if err := g.Start(cmd); err != nil {
+			b.Fatal(err)
+		}
+		err := cmd.Wait()
+		g.Kill()
+		p50.stop()
+		if err != nil || out.String() != "hello\n" {
+			b.Fatalf("echo = %q, %v", out.String(), err)
+		}
+	}
+	p50.report(b)
 }
 
 // bareServer serves a bare a2a-go/v2 server with executor ex on loopback
@@ -112,21 +140,41 @@ func bareServer(b *testing.B, ex a2asrv.AgentExecutor) string {
 	return url
 }
 
-// p50Timer collects the time of each round trip and reports the median.
+// p50Timer collects the time of each round trip and reports the median,
+// and the CPU time the process and its finished children spent per round
+// trip (cpu-µs), which a loaded machine's waits do not inflate.
 type p50Timer struct {
 	t0    time.Time
+	cpu0  time.Duration
 	times []time.Duration
 }
 
-func (p *p50Timer) start() { p.t0 = time.Now() }
-func (p *p50Timer) stop()  { p.times = append(p.times, time.Since(p.t0)) }
+func (p *p50Timer) start() {
+	if p.times == nil {
+		p.cpu0 = cpuTime()
+	}
+	p.t0 = time.Now()
+}
+
+func (p *p50Timer) stop() { p.times = append(p.times, time.Since(p.t0)) }
 
 func (p *p50Timer) report(b *testing.B) {
 	if len(p.times) == 0 {
 		return
 	}
+	b.ReportMetric(float64((cpuTime()-p.cpu0).Microseconds())/float64(len(p.times)), "cpu-µs")
 	slices.Sort(p.times)
 	b.ReportMetric(float64(p.times[len(p.times)/2].Microseconds()), "p50-µs")
+}
+
+// cpuTime is the user and system time of this process and of its children
+// that have been waited for.
+func cpuTime() time.Duration {
+	var self, kids syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
+	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
+	return tv(self.Utime) + tv(self.Stime) + tv(kids.Utime) + tv(kids.Stime)
 }
 
 // benchSend resolves the card at url and sends b.N messages, one at a time.
