@@ -181,7 +181,7 @@ func (r *run) record(ctx context.Context, c *tasks.Case, runner *orchestrator.Ru
 				os.WriteFile(filepath.Join(stepDir, "output.txt"), []byte(st.Output.Text), 0o644)
 				for _, f := range st.Output.Files {
 					name := filepath.Base(f.Name)
-					if os.WriteFile(filepath.Join(stepDir, name), f.Data, 0o644) == nil {
+					if runner.SaveFile(ctx, f, filepath.Join(stepDir, name)) == nil {
 						step.Artifacts = append(step.Artifacts, r.store.Rel(filepath.Join(stepDir, name)))
 					}
 				}
@@ -220,7 +220,7 @@ func (r *run) record(ctx context.Context, c *tasks.Case, runner *orchestrator.Ru
 	for _, f := range out.Output.Files {
 		name := filepath.Base(f.Name)
 		output.Files = append(output.Files, tasks.File{Name: name, Data: f.Data})
-		if err := os.MkdirAll(artDir, 0o755); err == nil && os.WriteFile(filepath.Join(artDir, name), f.Data, 0o644) == nil {
+		if err := os.MkdirAll(artDir, 0o755); err == nil && runner.SaveFile(ctx, f, filepath.Join(artDir, name)) == nil {
 			res.Artifacts = append(res.Artifacts, r.store.Rel(filepath.Join(artDir, name)))
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
@@ -96,4 +97,44 @@ func (s *session) fetchFile(ctx context.Context, url string, limit int64) ([]byt
 		return nil, fmt.Errorf("%s holds more than %d bytes", url, limit)
 	}
 	return data, nil
+}
+
+// maxSavedFile bounds a file SaveFile fetches by reference.
+const maxSavedFile = 4 << 30
+
+// SaveFile writes a file of a chain's output to dest: its Data, or for a
+// file by reference whose bytes were not fetched, the bytes streamed from
+// its URL (while the agent keeps the task) straight to disk.
+func (r *Runner) SaveFile(ctx context.Context, f File, dest string) error {
+	if f.URL == "" || f.Data != nil {
+		return os.WriteFile(dest, f.Data, 0o644)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.URL, nil)
+	if err != nil {
+		return err
+	}
+	c := &http.Client{Transport: r.toAgents, CheckRedirect: fetchpolicy.SameOrigin(fetchpolicy.MaxRedirects)}
+	resp, err := c.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s answered HTTP %d", f.URL, resp.StatusCode)
+	}
+	out, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	n, err := io.Copy(out, io.LimitReader(resp.Body, maxSavedFile+1))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil && n > maxSavedFile {
+		err = fmt.Errorf("%s holds more than %d bytes", f.URL, int64(maxSavedFile))
+	}
+	if err != nil {
+		os.Remove(dest)
+	}
+	return err
 }

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -142,8 +144,8 @@ func TestChainOutputByReference(t *testing.T) {
 		Steps: []orchestrator.Step{{Repo: "maker", Instruction: "Make a file."}}}
 	for _, limit := range []int64{orchestrator.DefaultOutputFetchMax, 0} {
 		r := orchestrator.New(dir, byStep{"maker"}, orchestrator.WithOutputFetchMax(limit))
+		defer r.Close()
 		res, err := r.Run(t.Context(), chain, nil)
-		r.Close()
 		if err != nil || res.Outcome != orchestrator.OK || len(res.Output.Files) != 1 {
 			t.Fatalf("limit %d: %v %s %s, %d files", limit, err, res.Outcome, res.Detail, len(res.Output.Files))
 		}
@@ -157,6 +159,14 @@ func TestChainOutputByReference(t *testing.T) {
 		}
 		if got := res.OutputFiles[0].Bytes; got != 512<<10 {
 			t.Errorf("limit %d: output_files bytes = %d, want %d", limit, got, 512<<10)
+		}
+		// Saved to disk, by reference or not, the file is whole.
+		dest := filepath.Join(t.TempDir(), "out.bin")
+		if err := r.SaveFile(t.Context(), f, dest); err != nil {
+			t.Fatalf("limit %d: SaveFile: %v", limit, err)
+		}
+		if data, _ := os.ReadFile(dest); fmt.Sprintf("%x %d", sha256.Sum256(data), len(data)) != xsum(512) {
+			t.Errorf("limit %d: the saved file holds %d bytes, want the 512 KiB", limit, len(data))
 		}
 	}
 }

@@ -171,7 +171,7 @@ func runCase(ctx context.Context, env *Env, r *orchestrator.Runner, c *tasks.Cas
 	}
 	if outDir != "" {
 		out.Trace = filepath.Join(outDir, "trace.jsonl")
-		if err := writeRunDir(outDir, &out); err != nil {
+		if err := writeRunDir(ctx, r, outDir, &out); err != nil {
 			return err
 		}
 	}
@@ -188,7 +188,7 @@ func runCase(ctx context.Context, env *Env, r *orchestrator.Runner, c *tasks.Cas
 	return nil
 }
 
-func writeRunDir(dir string, out *runResult) error {
+func writeRunDir(ctx context.Context, r *orchestrator.Runner, dir string, out *runResult) error {
 	data, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
@@ -215,7 +215,7 @@ func writeRunDir(dir string, out *runResult) error {
 			if name == "/" || name == "." {
 				continue
 			}
-			if err := os.WriteFile(filepath.Join(sd, name), f.Data, 0o644); err != nil {
+			if err := r.SaveFile(ctx, f, filepath.Join(sd, name)); err != nil {
 				return fmt.Errorf("run: %w", err)
 			}
 		}
