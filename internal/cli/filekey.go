@@ -17,17 +17,10 @@ const fileKeyName = "file.key"
 // fileKey returns the key of the fleets under AGENTNET_HOME, made on first
 // use (readable by the user alone). AGENTNET_FILE_KEY, when set, is it.
 func fileKey(env *Env) ([]byte, error) {
-	if s := env.getenv(fetchpolicy.KeyEnv); s != "" {
-		return fetchpolicy.ParseKey(s)
+	if key, err := existingFileKey(env); key != nil || err != nil {
+		return key, err
 	}
 	p := filepath.Join(agentnetHomeDir(env), fileKeyName)
-	if data, err := os.ReadFile(p); err == nil {
-		key, err := fetchpolicy.ParseKey(string(data))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		return key, nil
-	}
 	key, err := fetchpolicy.NewKey()
 	if err != nil {
 		return nil, err
@@ -47,4 +40,25 @@ func fileKey(env *Env) ([]byte, error) {
 		err = cerr
 	}
 	return key, err
+}
+
+// existingFileKey is fileKey without making one: nil when no fleet under
+// AGENTNET_HOME has one (its agents then take no vouched URLs either).
+func existingFileKey(env *Env) ([]byte, error) {
+	if s := env.getenv(fetchpolicy.KeyEnv); s != "" {
+		return fetchpolicy.ParseKey(s)
+	}
+	p := filepath.Join(agentnetHomeDir(env), fileKeyName)
+	data, err := os.ReadFile(p)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	key, err := fetchpolicy.ParseKey(string(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return key, nil
 }

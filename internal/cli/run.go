@@ -79,9 +79,9 @@ repo's agent and the checks passed; 1 otherwise.`,
 			if stepTimeout > 0 {
 				opts = append(opts, orchestrator.WithStepTimeout(stepTimeout))
 			}
-			if key, err := fileKey(env); err == nil {
+			if key, err := existingFileKey(env); err == nil && key != nil {
 				opts = append(opts, orchestrator.WithVouchKey(key))
-			} else {
+			} else if err != nil {
 				env.logger().Warn("file URLs passed from agent to agent go unvouched", "err", err)
 			}
 			r := orchestrator.New(bench.RegistryDirectory{C: registry.NewClient(registryURL)}, router, opts...)
