@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -105,9 +103,9 @@ any agent fails to come up, the ones started are stopped again.`,
 			if err != nil {
 				return usageError("%v", err)
 			}
-			started, err := upAll(ctx, rt, specs, parallel)
+			started, err := deploy.UpAll(ctx, rt, specs, parallel)
 			if err != nil {
-				downAll(context.WithoutCancel(ctx), rt, started)
+				deploy.DownAll(context.WithoutCancel(ctx), rt, started)
 				return err
 			}
 			lines := make([]fleetUpLine, len(started))
@@ -119,7 +117,7 @@ any agent fails to come up, the ones started are stopped again.`,
 				for i, a := range started {
 					rec, _, err := rc.Register(ctx, a.URL)
 					if err != nil {
-						downAll(context.WithoutCancel(ctx), rt, started)
+						deploy.DownAll(context.WithoutCancel(ctx), rt, started)
 						return fmt.Errorf("register %s at %s: %w", a.Name, registryURL, registryErr(err))
 					}
 					lines[i].RegistryID = rec.ID
@@ -128,7 +126,7 @@ any agent fails to come up, the ones started are stopped again.`,
 			}
 			st.Agents = append(st.Agents, started...)
 			if err := st.Save(home); err != nil {
-				downAll(context.WithoutCancel(ctx), rt, started)
+				deploy.DownAll(context.WithoutCancel(ctx), rt, started)
 				return err
 			}
 			if asJSON {
@@ -212,10 +210,7 @@ func fleetSpecs(ctx context.Context, env *Env, args []string, gen fleetGen) ([]d
 			return nil, err
 		}
 		for _, r := range s.Repos {
-			source := r.Source
-			if !tasks.IsGitURL(source) && !filepath.IsAbs(source) {
-				source = filepath.Join(s.Dir, source)
-			}
+			source := s.SourceOf(r)
 			if !tasks.IsGitURL(r.Source) && bundle.Exists(source) {
 				if err := add(r.ID, source); err != nil {
 					return nil, err
@@ -234,11 +229,7 @@ func fleetSpecs(ctx context.Context, env *Env, args []string, gen fleetGen) ([]d
 					return nil, &fleetGenError{repo: r.ID, why: err.Error()}
 				}
 				if !rep.OK() {
-					why := "no attempt passed the gate"
-					if n := len(rep.Attempts); n > 0 {
-						why = rep.Attempts[n-1].Stage + ": " + rep.Attempts[n-1].Reason
-					}
-					return nil, &fleetGenError{repo: r.ID, why: why}
+					return nil, &fleetGenError{repo: r.ID, why: rep.Why()}
 				}
 			}
 			if err := add(r.ID, out); err != nil {
@@ -247,38 +238,6 @@ func fleetSpecs(ctx context.Context, env *Env, args []string, gen fleetGen) ([]d
 		}
 	}
 	return specs, nil
-}
-
-func upAll(ctx context.Context, rt deploy.Runtime, specs []deploy.Spec, parallel int) ([]*deploy.Agent, error) {
-	var mu sync.Mutex
-	var started []*deploy.Agent
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(parallel, 1))
-	for _, s := range specs {
-		g.Go(func() error {
-			a, err := rt.Up(gctx, s)
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			started = append(started, a)
-			mu.Unlock()
-			return nil
-		})
-	}
-	err := g.Wait()
-	sort.Slice(started, func(i, j int) bool { return started[i].Name < started[j].Name })
-	return started, err
-}
-
-func downAll(ctx context.Context, rt deploy.Runtime, agents []*deploy.Agent) error {
-	var errs []error
-	for _, a := range agents {
-		if err := rt.Down(ctx, a); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
 }
 
 type agentStatus struct {
