@@ -20,6 +20,7 @@ import (
 	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/eval"
+	"github.com/agentnet/agentnet/internal/fetchpolicy"
 	"github.com/agentnet/agentnet/internal/llm"
 	"github.com/agentnet/agentnet/registry"
 	"github.com/agentnet/agentnet/tasks"
@@ -123,10 +124,11 @@ func (o *Options) runConfig() (eval.RunConfig, error) {
 
 // run is one bench run's state.
 type run struct {
-	opts  Options
-	store *eval.Store
-	judge eval.Judge
-	rt    deploy.Runtime
+	opts    Options
+	store   *eval.Store
+	judge   eval.Judge
+	rt      deploy.Runtime
+	fileKey []byte // shared by the run's agents and chains (fetchpolicy)
 
 	bar      *progress
 	jobs     *deploy.Jobs // coding agents and hidden tests in containers (docker runtime); nil otherwise
@@ -172,13 +174,19 @@ func Run(ctx context.Context, opts Options) (*eval.Results, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The run's agents and its chains share a key with which the chains
+	// vouch for the file URLs they pass from agent to agent.
+	fileKey, err := fetchpolicy.NewKey()
+	if err != nil {
+		return nil, err
+	}
 	rt, err := deploy.Open(opts.Runtime, deploy.Config{
-		Self: opts.Self, Env: opts.Env, LogDir: filepath.Join(opts.Out, "logs"),
+		Self: opts.Self, Env: append(slices.Clip(opts.Env), fetchpolicy.KeyEnv+"="+hex.EncodeToString(fileKey)), LogDir: filepath.Join(opts.Out, "logs"),
 	})
 	if err != nil {
 		return nil, err
 	}
-	r := &run{opts: opts, store: store, judge: judge, rt: rt, llm: model, agents: map[string]*deploy.Agent{}, byURL: map[string]string{}}
+	r := &run{opts: opts, store: store, judge: judge, rt: rt, llm: model, agents: map[string]*deploy.Agent{}, byURL: map[string]string{}, fileKey: fileKey}
 	if r.jobs, err = openJobs(opts.Runtime, opts.Env); err != nil {
 		return nil, err
 	}

@@ -33,7 +33,8 @@ func (r *run) runCases(ctx context.Context) error {
 	})
 	chains := orchestrator.New(RegistryDirectory{registry.NewClient(r.registry.URL)}, router,
 		matcher, orchestrator.WithRegistryURL(r.registry.URL), orchestrator.WithRouterName(r.opts.Router),
-		orchestrator.WithBinding(binding.Binding(r.opts.Binding)), orchestrator.WithLogger(r.opts.Logger))
+		orchestrator.WithBinding(binding.Binding(r.opts.Binding)), orchestrator.WithLogger(r.opts.Logger),
+		orchestrator.WithVouchKey(r.fileKey))
 	defer chains.Close()
 
 	var ran, infra atomic.Int32
@@ -182,7 +183,7 @@ func (r *run) record(ctx context.Context, c *tasks.Case, runner *orchestrator.Ru
 				os.WriteFile(filepath.Join(stepDir, "output.txt"), []byte(st.Output.Text), 0o644)
 				for _, f := range st.Output.Files {
 					name := filepath.Base(f.Name)
-					if os.WriteFile(filepath.Join(stepDir, name), f.Data, 0o644) == nil {
+					if runner.SaveFile(ctx, f, filepath.Join(stepDir, name)) == nil {
 						step.Artifacts = append(step.Artifacts, r.store.Rel(filepath.Join(stepDir, name)))
 					}
 				}
@@ -218,9 +219,9 @@ func (r *run) record(ctx context.Context, c *tasks.Case, runner *orchestrator.Ru
 	}
 	output := out.Output.ForChecks()
 	artDir := filepath.Join(dir, "artifacts")
-	for _, f := range output.Files {
-		name := f.Name
-		if err := os.MkdirAll(artDir, 0o755); err == nil && os.WriteFile(filepath.Join(artDir, name), f.Data, 0o644) == nil {
+	for _, f := range out.Output.Files {
+		name := filepath.Base(f.Name)
+		if err := os.MkdirAll(artDir, 0o755); err == nil && runner.SaveFile(ctx, f, filepath.Join(artDir, name)) == nil {
 			res.Artifacts = append(res.Artifacts, r.store.Rel(filepath.Join(artDir, name)))
 		}
 	}

@@ -205,8 +205,10 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 	cport := nat.Port(dockerPort + "/tcp")
 	labels := map[string]string{LabelManaged: "true", LabelRole: "agent", LabelAgent: spec.Name, LabelBundle: b.Dir}
 	cfg := &container.Config{
-		Image:        imageRef,
-		Cmd:          []string{"serve", bundleInImage, "--addr", "0.0.0.0:" + dockerPort, "--url", url, "--verbose"},
+		Image: imageRef,
+		// Files are answered inline: the URL a container serves them at
+		// names the host's loopback, which no other container reaches.
+		Cmd:          []string{"serve", bundleInImage, "--addr", "0.0.0.0:" + dockerPort, "--url", url, "--verbose", "--inline-file-max", "-1"},
 		Env:          []string{"PATH=" + imagePath, "HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
 		User:         dockerUser,
 		WorkingDir:   bundleInImage,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -295,7 +296,12 @@ func (s *session) callOnce(ctx context.Context, card *a2a.AgentCard, agentOrigin
 			parts = append(parts, arts[id].Parts...)
 		}
 	}
-	res.out, res.arts = collect(parts, arts, order)
+	var refused string
+	res.out, res.arts, refused = collect(parts, agentOrigin)
+	if refused != "" && (res.state == a2a.TaskStateCompleted || direct != nil) {
+		res.outcome, res.detail = ProtocolError, refused
+		return res
+	}
 	switch res.state {
 	case a2a.TaskStateCompleted:
 		res.outcome = OK
@@ -384,11 +390,12 @@ func ctxOutcome(ctx context.Context, detail string) (Outcome, string) {
 }
 
 // collect turns artifact parts into an output: text parts make the text,
-// file parts the files; data parts are added to the text as JSON.
-func collect(parts []*a2a.Part, arts map[a2a.ArtifactID]*a2a.Artifact, order []a2a.ArtifactID) (Output, []Artifact) {
-	var out Output
+// file parts the files; data parts are added to the text as JSON. A file
+// by URL is taken only on the answering agent's own origin: that is all the
+// orchestrator vouches for when it passes the URL on, and refused says why
+// one was not.
+func collect(parts []*a2a.Part, agentOrigin string) (out Output, list []Artifact, refused string) {
 	var text strings.Builder
-	var list []Artifact
 	names := map[string]int{}
 	for _, p := range parts {
 		if p == nil {
@@ -401,7 +408,7 @@ func collect(parts []*a2a.Part, arts map[a2a.ArtifactID]*a2a.Artifact, order []a
 			if b, err := jsonText(c.Value); err == nil {
 				text.WriteString(b)
 			}
-		case a2a.Raw:
+		case a2a.Raw, a2a.URL:
 			name := p.Filename
 			if name == "" {
 				name = fmt.Sprintf("file-%d", len(out.Files)+1)
@@ -411,8 +418,21 @@ func collect(parts []*a2a.Part, arts map[a2a.ArtifactID]*a2a.Artifact, order []a
 				name = fmt.Sprintf("%d-%s", n+1, name)
 			}
 			names[p.Filename]++
-			out.Files = append(out.Files, File{Name: name, MediaType: p.MediaType, Data: []byte(c)})
-			list = append(list, Artifact{Name: name, MediaType: p.MediaType, Bytes: len(c)})
+			f := File{Name: name, MediaType: p.MediaType}
+			if raw, ok := c.(a2a.Raw); ok {
+				f.Data = []byte(raw)
+			} else {
+				f.URL = string(c.(a2a.URL))
+				if !sameOrigin(f.URL, agentOrigin) {
+					refused = fmt.Sprintf("file %q is at %s, not on the agent's own origin %s; it is not passed on", name, f.URL, agentOrigin)
+					continue
+				}
+				if size, ok := p.Metadata[fileSizeKey].(float64); ok && size >= 0 {
+					f.Size = int64(size)
+				}
+			}
+			out.Files = append(out.Files, f)
+			list = append(list, Artifact{Name: name, MediaType: p.MediaType, Bytes: int(f.Bytes())})
 		}
 	}
 	out.Text = text.String()
@@ -422,7 +442,19 @@ func collect(parts []*a2a.Part, arts map[a2a.ArtifactID]*a2a.Artifact, order []a
 	if list == nil {
 		list = []Artifact{}
 	}
-	return out, list
+	return out, list, refused
+}
+
+// fileSizeKey is the part metadata key by which agentnet hosts give the
+// size of a file they pass by reference (host.SizeKey).
+const fileSizeKey = "agentnet.size"
+
+// sameOrigin reports whether raw is an http(s) URL on origin.
+func sameOrigin(raw, origin string) bool {
+	u, err := url.Parse(raw)
+	o, oerr := url.Parse(origin)
+	return err == nil && oerr == nil && (u.Scheme == "http" || u.Scheme == "https") && u.User == nil &&
+		u.Scheme == o.Scheme && strings.EqualFold(u.Host, o.Host)
 }
 
 // MessageText is the text of a message's parts, trimmed ("" for nil).

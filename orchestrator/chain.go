@@ -36,11 +36,25 @@ type Input struct {
 	Files []File
 }
 
-// File is a file sent to or received from an agent.
+// File is a file sent to or received from an agent: its bytes, or for a
+// file an agent passed by reference (an A2A file part with a URL on the
+// agent's own origin), the URL, which the next step's agent is sent instead
+// of the bytes. The runner fetches a chain's final files by reference into
+// Data when they fit WithOutputFetchMax.
 type File struct {
 	Name      string
 	MediaType string
 	Data      []byte
+	URL       string // where the file is served, when passed by reference
+	Size      int64  // its size in bytes, when known; else len(Data)
+}
+
+// Bytes returns the file's size.
+func (f File) Bytes() int64 {
+	if f.Data == nil && f.Size > 0 {
+		return f.Size
+	}
+	return int64(len(f.Data))
 }
 
 // Output is what a step (or a chain, through its last step) produced: the

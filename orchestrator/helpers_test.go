@@ -33,6 +33,10 @@ import (
 // it names as an A2A agent and print its URL: the agent as a child process.
 const childHostEnv = "AGENTNET_ORCHESTRATOR_TEST_HOST"
 
+// childFetchEnv, with childHostEnv, lists the origins the child's host
+// fetches files from (space-separated), and lifts its file limit to 1 GiB.
+const childFetchEnv = "AGENTNET_ORCHESTRATOR_TEST_FETCH"
+
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(childHostEnv); dir != "" {
 		os.Exit(serveChild(dir))
@@ -56,7 +60,11 @@ func serveChild(dir string) int {
 		return 1
 	}
 	url := "http://" + ln.Addr().String() + "/"
-	h, err := host.New(b, url, host.WithEnv(os.Environ()), host.WithHeartbeat(50*time.Millisecond))
+	opts := []host.Option{host.WithEnv(os.Environ()), host.WithHeartbeat(50 * time.Millisecond)}
+	if from := os.Getenv(childFetchEnv); from != "" {
+		opts = append(opts, host.WithFetchFrom(strings.Fields(from)...), host.WithMaxFileBytes(1<<30))
+	}
+	h, err := host.New(b, url, opts...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -146,13 +154,19 @@ type agent struct {
 // server (all three bindings on one port), until the test ends.
 func serveBundle(t testing.TB, dir string) *agent {
 	t.Helper()
+	return serveBundleWith(t, dir)
+}
+
+// serveBundleWith is serveBundle with host options.
+func serveBundleWith(t testing.TB, dir string, opts ...host.Option) *agent {
+	t.Helper()
 	b, err := bundle.Load(dir)
 	if err != nil {
 		t.Fatalf("bundle.Load() error = %v", err)
 	}
 	srv := httptest.NewUnstartedServer(nil)
 	url := "http://" + srv.Listener.Addr().String() + "/"
-	h, err := host.New(b, url, host.WithEnv(os.Environ()), host.WithHeartbeat(50*time.Millisecond))
+	h, err := host.New(b, url, append([]host.Option{host.WithEnv(os.Environ()), host.WithHeartbeat(50 * time.Millisecond)}, opts...)...)
 	if err != nil {
 		t.Fatalf("host.New() error = %v", err)
 	}
@@ -178,14 +192,14 @@ type childAgent struct {
 	once sync.Once
 }
 
-func startChild(t testing.TB, dir string) *childAgent {
+func startChild(t testing.TB, dir string, env ...string) *childAgent {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), childHostEnv+"="+dir)
+	cmd.Env = append(append(os.Environ(), childHostEnv+"="+dir), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -245,6 +245,12 @@ func (s *session) delegate(ctx context.Context, ch Chain, d Delegator, res *Resu
 		return
 	}
 	res.Output = cr.out
+	if err := s.fetchOutputs(ctx, &res.Output); err != nil && len(res.Steps) > 0 {
+		res.Steps[len(res.Steps)-1].Outcome = TransportFailed
+		res.Steps[len(res.Steps)-1].Detail = err.Error()
+		res.Output = Output{}
+		return
+	}
 	s.r.log.Info("delegated chain done", "case", ch.ID, "sends", len(fleet), "elapsed", end.Sub(start))
 }
 

@@ -86,6 +86,9 @@ type Runner struct {
 	matches     func(string, AgentRef) bool
 	parallel    int
 
+	outputFetchMax int64
+	vouchKey       []byte
+
 	toAgents  *http.Transport // proxies → agents
 	toProxies *http.Transport // runner → proxies
 	binding   binding.Binding
@@ -114,6 +117,8 @@ func New(dir Directory, router Router, opts ...Option) *Runner {
 		proxies:  map[string]*proxy.Server{},
 		binding:  binding.JSONRPC,
 		conns:    &binding.Conns{Opts: grpcOptions()},
+
+		outputFetchMax: DefaultOutputFetchMax,
 	}
 	for _, o := range opts {
 		o(r)
@@ -267,7 +272,7 @@ func (r *Runner) Run(ctx context.Context, ch Chain, w io.Writer) (res *Result, e
 func artifactsOf(o Output) []Artifact {
 	list := []Artifact{}
 	for _, f := range o.Files {
-		list = append(list, Artifact{Name: f.Name, MediaType: f.MediaType, Bytes: len(f.Data)})
+		list = append(list, Artifact{Name: f.Name, MediaType: f.MediaType, Bytes: int(f.Bytes())})
 	}
 	return list
 }
@@ -390,6 +395,12 @@ func (s *session) steps(ctx context.Context, ch Chain, res *Result) {
 	}
 	if failed {
 		res.Output = Output{}
+		return
+	}
+	if err := s.fetchOutputs(ctx, &res.Output); err != nil && len(res.Steps) > 0 {
+		last := &res.Steps[len(res.Steps)-1]
+		last.Outcome, last.Detail = TransportFailed, err.Error()
+		res.Output = Output{}
 	}
 }
 
@@ -417,6 +428,7 @@ func (s *session) step(ctx context.Context, ch Chain, i int, prev *Output, rec *
 		}
 	}
 	msg := stepMessage(st.Instruction, ch.Input, prev, i == 0, contextID)
+	s.r.vouch(msg)
 	q := Query{Instruction: st.Instruction, Step: i + 1, Steps: len(ch.Steps), Inputs: fileNames(msg)}
 	d, err := s.route(sctx, q, up)
 	rec.RouteMS = ms(time.Since(start))
@@ -538,13 +550,17 @@ func filePart(f File) *a2a.Part {
 	if mt == "" {
 		mt = "application/octet-stream"
 	}
+	if f.URL != "" && f.Data == nil {
+		return &a2a.Part{Content: a2a.URL(f.URL), Filename: f.Name, MediaType: mt}
+	}
 	return &a2a.Part{Content: a2a.Raw(f.Data), Filename: f.Name, MediaType: mt}
 }
 
 func fileNames(m *a2a.Message) []string {
 	var out []string
 	for _, p := range m.Parts {
-		if _, ok := p.Content.(a2a.Raw); ok {
+		switch p.Content.(type) {
+		case a2a.Raw, a2a.URL:
 			out = append(out, p.Filename)
 		}
 	}

@@ -3,6 +3,8 @@ package orchestrator
 import (
 	"fmt"
 	"testing"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
 )
 
 // TestStepMessagePreviousText checks that a step's text output reaches the
@@ -42,5 +44,28 @@ func TestRankingOf(t *testing.T) {
 	}
 	if got := rankingOf(Decision{Reason: "none fits"}); got != nil {
 		t.Errorf("rankingOf(no agent) = %+v, want none", got)
+	}
+}
+
+// TestCollectRefusesForeignURL: a file by URL is passed on only from the
+// answering agent's own origin.
+func TestCollectRefusesForeignURL(t *testing.T) {
+	t.Parallel()
+	own := "http://127.0.0.1:9001"
+	for _, tc := range []struct {
+		url  string
+		want bool
+	}{
+		{own + "/files/abc/out.bin", true},
+		{"http://127.0.0.1:9002/files/abc/out.bin", false},
+		{"http://169.254.169.254/latest/meta-data", false},
+		{"file:///etc/passwd", false},
+		{"http://user:pw@127.0.0.1:9001/files/abc/out.bin", false},
+	} {
+		parts := []*a2a.Part{{Content: a2a.URL(tc.url), Filename: "out.bin", Metadata: map[string]any{fileSizeKey: float64(7)}}}
+		out, _, refused := collect(parts, own)
+		if got := refused == "" && len(out.Files) == 1 && out.Files[0].URL == tc.url && out.Files[0].Size == 7; got != tc.want {
+			t.Errorf("collect(%s) from %s: files %+v, refused %q; want taken %v", tc.url, own, out.Files, refused, tc.want)
+		}
 	}
 }

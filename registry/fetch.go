@@ -11,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/agentnet/agentnet/internal/fetchpolicy"
 )
 
 // Fetch limits. A card is fetched from an agent's well-known path over http
@@ -19,7 +21,7 @@ import (
 const (
 	DefaultFetchTimeout = 5 * time.Second
 	MaxCardBytes        = 1 << 20
-	MaxRedirects        = 3
+	MaxRedirects        = fetchpolicy.MaxRedirects
 	WellKnownCardPath   = "/.well-known/agent-card.json"
 )
 
@@ -123,9 +125,7 @@ type fetcher struct {
 }
 
 // redirectError is a redirect the fetcher refuses to follow.
-type redirectError struct{ msg string }
-
-func (e *redirectError) Error() string { return e.msg }
+type redirectError = fetchpolicy.RedirectError
 
 // newFetcher returns a fetcher over transport; a nil transport is the
 // fetcher's own, which under denyPrivate checks every address it connects
@@ -143,18 +143,7 @@ func newFetcher(timeout time.Duration, transport http.RoundTripper, denyPrivate 
 			// A redirect stays on the card's origin: following one to
 			// another host would let anyone who registers an agent make
 			// the registry fetch from wherever it can reach.
-			CheckRedirect: func(req *http.Request, via []*http.Request) error {
-				if len(via) > MaxRedirects {
-					return &redirectError{fmt.Sprintf("more than %d redirects", MaxRedirects)}
-				}
-				if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-					return &redirectError{fmt.Sprintf("redirect to a %s URL", req.URL.Scheme)}
-				}
-				if o := via[0].URL; req.URL.Scheme != o.Scheme || !strings.EqualFold(req.URL.Host, o.Host) {
-					return &redirectError{fmt.Sprintf("redirect to another origin (%s://%s)", req.URL.Scheme, req.URL.Host)}
-				}
-				return nil
-			},
+			CheckRedirect: fetchpolicy.SameOrigin(MaxRedirects),
 		},
 	}
 }

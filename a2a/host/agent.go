@@ -21,10 +21,15 @@ var _ a2asrv.AgentExecutor = (*agent)(nil)
 
 // Execute runs the skill for the incoming message: submitted, working once
 // the skill is chosen (again every heartbeat while the skill runs), then
-// completed with the output as artifacts, or failed with the reason.
+// completed with the output as artifacts, or failed with the reason. A
+// blocking call's new task is one event instead, the task as it ended
+// (oneTask).
 func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) {
 		h := a.h
+		if quiet(ctx) && ec.StoredTask == nil {
+			yield = oneTask(ec, yield)
+		}
 		if ec.StoredTask == nil {
 			if !yield(a2a.NewSubmittedTask(ec, ec.Message), nil) {
 				return
@@ -53,17 +58,25 @@ func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Se
 					result <- done{err: fmt.Errorf("internal error: %v", r)}
 				}
 			}()
-			out, err := h.invoke(ctx, req, func(s string) {
+			report := func(s string) {
 				select {
 				case progress <- s:
 				default:
 				}
-			})
+			}
+			if quiet(ctx) {
+				report = nil
+			}
+			out, err := h.invoke(ctx, req, report)
 			result <- done{out, err}
 		}()
 
 		beat := time.NewTicker(h.cfg.heartbeat)
 		defer beat.Stop()
+		if quiet(ctx) {
+			// A blocking call's client sees the task only as it ends.
+			beat.Stop()
+		}
 		start, status := time.Now(), "working"
 		for {
 			select {
@@ -121,11 +134,11 @@ func (a *agent) finish(ec *a2asrv.ExecutorContext, out *outcome, err error, yiel
 		}
 	}
 	for _, f := range out.files {
-		part := &a2a.Part{Content: a2a.Raw(f.data), Filename: f.name, MediaType: f.mediaType}
-		ev := a2a.NewArtifactEvent(ec, part)
+		ev := a2a.NewArtifactEvent(ec, filePart(f))
 		ev.Artifact.Name = f.name
 		ev.Artifact.Description = fmt.Sprintf("file written by skill %s", out.skill.ID)
 		if !yield(ev, nil) {
+			h.files.drop(string(ec.TaskID)) // the task will not complete
 			return
 		}
 	}
@@ -143,6 +156,32 @@ func (a *agent) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq
 		a.h.kill(string(ec.TaskID))
 		a.h.log.Info("task canceled", "task", ec.TaskID)
 		yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCanceled, agentText(ec, "canceled")), nil)
+	}
+}
+
+// oneTask turns the events of a new task into one: the task as it ended,
+// with its artifacts and final status. It is how a blocking call's task is
+// reported: its client sees nothing before the end, and each event costs
+// a2a-go several copies of the task.
+func oneTask(ec *a2asrv.ExecutorContext, yield func(a2a.Event, error) bool) func(a2a.Event, error) bool {
+	task := &a2a.Task{ID: ec.TaskID, ContextID: ec.ContextID}
+	if ec.Message != nil {
+		task.History = []*a2a.Message{ec.Message}
+	}
+	return func(ev a2a.Event, err error) bool {
+		if err != nil {
+			return yield(nil, err)
+		}
+		switch e := ev.(type) {
+		case *a2a.TaskArtifactUpdateEvent:
+			task.Artifacts = append(task.Artifacts, e.Artifact)
+		case *a2a.TaskStatusUpdateEvent:
+			if e.Status.State.Terminal() {
+				task.Status = e.Status
+				return yield(task, nil)
+			}
+		}
+		return true // the submitted task, working statuses
 	}
 }
 
@@ -201,7 +240,8 @@ func requestFrom(ec *a2asrv.ExecutorContext, sp *spool) (_ *request, err error) 
 		case a2a.Raw:
 			req.files = append(req.files, inFile{name: p.Filename, mediaType: p.MediaType, data: c})
 		case a2a.URL:
-			return nil, fmt.Errorf("part %d: file URLs are not fetched (%s); send the file's bytes instead", i, string(c))
+			// messageLimits checked it against the fetch list.
+			req.files = append(req.files, inFile{name: p.Filename, mediaType: p.MediaType, url: string(c)})
 		}
 	}
 	req.text = strings.Join(texts, "\n")

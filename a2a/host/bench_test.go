@@ -10,8 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2aclient"
@@ -20,19 +23,26 @@ import (
 
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 // BenchmarkRoundTrip sends one message at a time and waits for its
-// finished task, over JSON-RPC on loopback, through a2a-go/v2's client.
-// Its sub-benchmarks are:
+// answer, over JSON-RPC on loopback, through a2a-go/v2's client. Its
+// sub-benchmarks are:
 //
+//   - bare-message: a bare a2a-go/v2 server whose executor answers with a
+//     message echoing the text, no task at all (a2a-go's cheapest path);
 //   - bare-echo: a bare a2a-go/v2 server whose executor echoes the text
 //     (submitted, working, artifact, completed) with no process;
 //   - host: the host serving a bundle whose one skill runs echo;
 //   - process-start: the skill's own process alone (exec of echo with its
-//     output captured), outside any server.
+//     output captured), outside any server;
+//   - process-contained: the same in a proc.Group of its own, as the host
+//     runs every skill (a cgroup made and removed per run where it can).
 //
-// The host's overhead is host − bare-echo − process-start. Run it with:
+// Each reports its median (p50-µs) beside the mean. The host's overhead is
+// host − bare-echo − process-start, and against a2a-go's message-only path
+// host − bare-message − process-start. Run it with:
 //
 //	go test ./a2a/host -run '^$' -bench RoundTrip -benchtime 200x -count 5
 func BenchmarkRoundTrip(b *testing.B) {
@@ -40,24 +50,8 @@ func BenchmarkRoundTrip(b *testing.B) {
 	if err != nil {
 		b.Skip("no echo program")
 	}
-	b.Run("bare-echo", func(b *testing.B) {
-		srv := httptest.NewUnstartedServer(nil)
-		url := "http://" + srv.Listener.Addr().String() + "/"
-		card := &a2a.AgentCard{
-			Name: "echo", Description: "Echoes text.", Version: "1.0.0",
-			SupportedInterfaces: []*a2a.AgentInterface{{URL: url, ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2a.Version}},
-			DefaultInputModes:   []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
-			Skills: []a2a.AgentSkill{{ID: "echo", Name: "Echo", Description: "Echo the text.", Tags: []string{"text"}}},
-		}
-		handler := a2asrv.NewHandler(benchEcho{}, a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
-		mux := http.NewServeMux()
-		mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
-		mux.Handle("/", a2asrv.NewJSONRPCHandler(handler))
-		srv.Config.Handler = mux
-		srv.Start()
-		defer srv.Close()
-		benchSend(b, url)
-	})
+	b.Run("bare-message", func(b *testing.B) { benchSend(b, bareServer(b, benchMessage{})) })
+	b.Run("bare-echo", func(b *testing.B) { benchSend(b, bareServer(b, benchEcho{})) })
 	b.Run("host", func(b *testing.B) {
 		dir := b.TempDir()
 		y := "version: 1\nname: echo\ndescription: Echoes text.\nskills:\n  - id: echo\n    name: Echo\n    description: Echo the text.\n" +
@@ -88,13 +82,99 @@ func BenchmarkRoundTrip(b *testing.B) {
 		benchSend(b, url)
 	})
 	b.Run("process-start", func(b *testing.B) {
+		var p50 p50Timer
 		for b.Loop() {
+			p50.start()
 			out, err := exec.Command(echoPath, "hello").Output()
+			p50.stop()
 			if err != nil || string(out) != "hello\n" {
 				b.Fatalf("echo = %q, %v", out, err)
 			}
 		}
+		p50.report(b)
 	})
+	b.Run("process-contained", func(b *testing.B) { benchContained(b, echoPath) })
+}
+
+// benchContained is process-start as the host runs a skill: in a
+// proc.Group of its own (a cgroup where one can be made), killed after.
+func benchContained(b *testing.B, echoPath string) {
+	var p50 p50Timer
+	for b.Loop() {
+		p50.start()
+		cmd := exec.Command(echoPath, "hello")
+		var out strings.Builder
+		cmd.Stdout = &out
+		g := proc.NewGroup()
+		if err := g.Start(cmd); err != nil {
+			b.Fatal(err)
+		}
+		err := cmd.Wait()
+		g.Kill()
+		p50.stop()
+		if err != nil || out.String() != "hello\n" {
+			b.Fatalf("echo = %q, %v", out.String(), err)
+		}
+	}
+	p50.report(b)
+}
+
+// bareServer serves a bare a2a-go/v2 server with executor ex on loopback
+// until the benchmark ends, and returns its URL.
+func bareServer(b *testing.B, ex a2asrv.AgentExecutor) string {
+	srv := httptest.NewUnstartedServer(nil)
+	url := "http://" + srv.Listener.Addr().String() + "/"
+	card := &a2a.AgentCard{
+		Name: "echo", Description: "Echoes text.", Version: "1.0.0",
+		SupportedInterfaces: []*a2a.AgentInterface{{URL: url, ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2a.Version}},
+		DefaultInputModes:   []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
+		Skills: []a2a.AgentSkill{{ID: "echo", Name: "Echo", Description: "Echo the text.", Tags: []string{"text"}}},
+	}
+	handler := a2asrv.NewHandler(ex, a2asrv.WithLogger(slog.New(slog.DiscardHandler)))
+	mux := http.NewServeMux()
+	mux.Handle(a2asrv.WellKnownAgentCardPath, a2asrv.NewStaticAgentCardHandler(card))
+	mux.Handle("/", a2asrv.NewJSONRPCHandler(handler))
+	srv.Config.Handler = mux
+	srv.Start()
+	b.Cleanup(srv.Close)
+	return url
+}
+
+// p50Timer collects the time of each round trip and reports the median,
+// and the CPU time the process and its finished children spent per round
+// trip (cpu-µs), which a loaded machine's waits do not inflate.
+type p50Timer struct {
+	t0    time.Time
+	cpu0  time.Duration
+	times []time.Duration
+}
+
+func (p *p50Timer) start() {
+	if p.times == nil {
+		p.cpu0 = cpuTime()
+	}
+	p.t0 = time.Now()
+}
+
+func (p *p50Timer) stop() { p.times = append(p.times, time.Since(p.t0)) }
+
+func (p *p50Timer) report(b *testing.B) {
+	if len(p.times) == 0 {
+		return
+	}
+	b.ReportMetric(float64((cpuTime()-p.cpu0).Microseconds())/float64(len(p.times)), "cpu-µs")
+	slices.Sort(p.times)
+	b.ReportMetric(float64(p.times[len(p.times)/2].Microseconds()), "p50-µs")
+}
+
+// cpuTime is the user and system time of this process and of its children
+// that have been waited for.
+func cpuTime() time.Duration {
+	var self, kids syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &self)
+	syscall.Getrusage(syscall.RUSAGE_CHILDREN, &kids)
+	tv := func(t syscall.Timeval) time.Duration { return time.Duration(t.Nano()) }
+	return tv(self.Utime) + tv(self.Stime) + tv(kids.Utime) + tv(kids.Stime)
 }
 
 // benchSend resolves the card at url and sends b.N messages, one at a time.
@@ -109,17 +189,42 @@ func benchSend(b *testing.B, url string) {
 		b.Fatal(err)
 	}
 	defer c.Destroy()
+	var p50 p50Timer
 	for b.Loop() {
+		p50.start()
 		res, err := c.SendMessage(ctx, &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart("hello"))})
+		p50.stop()
 		if err != nil {
 			b.Fatal(err)
+		}
+		if m, ok := res.(*a2a.Message); ok && strings.Contains(m.Parts[0].Text(), "hello") {
+			continue
 		}
 		task, ok := res.(*a2a.Task)
 		if !ok || task.Status.State != a2a.TaskStateCompleted || len(task.Artifacts) == 0 ||
 			!strings.Contains(task.Artifacts[0].Parts[0].Text(), "hello") {
-			b.Fatalf("SendMessage() = %#v, want a completed task echoing hello", res)
+			b.Fatalf("SendMessage() = %#v, want a completed task (or a message) echoing hello", res)
 		}
 	}
+	p50.report(b)
+}
+
+// benchMessage is the message-only server's executor: it answers each
+// message with a message holding its text.
+type benchMessage struct{}
+
+func (benchMessage) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {
+		var text []string
+		for _, p := range ec.Message.Parts {
+			text = append(text, p.Text())
+		}
+		yield(a2a.NewMessage(a2a.MessageRoleAgent, a2a.NewTextPart(strings.Join(text, "\n"))), nil)
+	}
+}
+
+func (benchMessage) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
+	return func(yield func(a2a.Event, error) bool) {}
 }
 
 // benchEcho is the bare server's executor: it answers each message with a

@@ -45,7 +45,7 @@ import (
 func BenchmarkBindings(b *testing.B) {
 	for _, bd := range binding.All {
 		b.Run("bare/"+string(bd), func(b *testing.B) {
-			url := bareServer(b, bd)
+			url := bareBindingServer(b, bd)
 			benchBinding(b, bareCard(url, bd), bd)
 		})
 	}
@@ -87,7 +87,7 @@ func BenchmarkBindings(b *testing.B) {
 			for _, bd := range binding.All {
 				card := h.Card()
 				if side == "bare" {
-					card = bareCard(bareServer(b, bd), bd)
+					card = bareCard(bareBindingServer(b, bd), bd)
 				}
 				ts = append(ts, &target{name: side + "-" + string(bd), send: sender(b, card, bd)})
 			}
@@ -117,10 +117,10 @@ func BenchmarkBindings(b *testing.B) {
 	})
 }
 
-// bareServer serves benchEcho over binding bd alone and returns its URL
+// bareBindingServer serves benchEcho over binding bd alone and returns its URL
 // (a gRPC target, "127.0.0.1:port", for gRPC, as a2a-go's examples write
 // it).
-func bareServer(b *testing.B, bd binding.Binding) string {
+func bareBindingServer(b *testing.B, bd binding.Binding) string {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		b.Fatal(err)

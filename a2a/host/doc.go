@@ -55,6 +55,16 @@
 // with header, read, per-write and idle timeouts. SECURITY.md says all of it
 // for operators.
 //
+// Files by reference (files.go): a file a skill writes above
+// WithInlineFileMax is answered with a FilePart holding its URL under
+// FilesPath, a random token that alone reaches it, streamed from disk and
+// removed with its task; a message's file part by URL is fetched into the
+// work directory when its origin is on the fetch list (WithFetchFrom) or
+// an orchestrator holding the host's key vouched for it (WithVouchKey),
+// under package fetchpolicy's redirect and address rules. The task store
+// (store.go) copies a task's structure, never its bytes, and a blocking
+// call's new task is reported as one event, the task as it ended.
+//
 // A Host is safe for concurrent use; every task runs in its own goroutine
 // and process.
 package host

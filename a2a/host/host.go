@@ -81,6 +81,11 @@ type config struct {
 	signKey      *cards.SigningKey
 	signatures   []a2a.AgentCardSignature
 
+	inlineMax        int64
+	fetchFrom        []string
+	fetchDenyPrivate bool
+	vouchKey         []byte
+
 	readyTimeout time.Duration
 	serverOutput io.Writer
 }
@@ -172,7 +177,7 @@ func WithServerOutput(w io.Writer) Option { return func(c *config) { c.serverOut
 func newConfig(opts []Option) config {
 	cfg := config{maxBody: DefaultMaxBody, maxDepth: DefaultMaxDepth, maxParts: DefaultMaxParts, maxFileBytes: DefaultMaxFileBytes,
 		maxRunning: DefaultMaxRunning, maxQueued: DefaultMaxQueued, taskTTL: DefaultTaskTTL, maxTasks: DefaultMaxTasks,
-		maxOutput: DefaultMaxOutput, heartbeat: 5 * time.Second, readyTimeout: DefaultReadyTimeout}
+		maxOutput: DefaultMaxOutput, heartbeat: 5 * time.Second, readyTimeout: DefaultReadyTimeout, inlineMax: DefaultInlineFileMax}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -202,11 +207,13 @@ type Host struct {
 	agent *agent
 	own   *ownServer // the bundle's own server, for a bundle with serve
 
-	store *taskStore
-	spool *spool
-	slots chan struct{} // one per running skill
-	queue atomic.Int64  // tasks waiting for a slot
-	done  chan struct{} // closed by Close
+	store   *taskStore
+	spool   *spool
+	files   *fileStore    // file artifacts served by reference
+	fetcher *fileFetcher  // files messages bring by URL
+	slots   chan struct{} // one per running skill
+	queue   atomic.Int64  // tasks waiting for a slot
+	done    chan struct{} // closed by Close
 
 	mu       sync.Mutex
 	running  map[string]func() // task id → kill its process
@@ -280,6 +287,9 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 	h.agent = &agent{h: h}
 	h.spool = &spool{dir: filepath.Join(h.workRoot, ".spool")}
 	h.store = newTaskStore(cfg.taskTTL, cfg.maxTasks)
+	h.files = newFileStore(filepath.Join(h.workRoot, ".files"))
+	h.store.forget = func(id a2a.TaskID) { h.files.drop(string(id)) }
+	h.fetcher = newFileFetcher(cfg.fetchFrom, cfg.vouchKey, cfg.fetchDenyPrivate)
 	handler := a2asrv.NewHandler(h.agent,
 		a2asrv.WithLogger(h.log),
 		a2asrv.WithTaskStore(h.store),
@@ -313,6 +323,7 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 		io.WriteString(w, "ok\n")
 	})
 	h.mux.HandleFunc("POST /{$}", h.serveJSONRPC)
+	h.mux.HandleFunc("GET "+FilesPath+"{token}/{name}", h.serveFile)
 	h.mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "%s: an A2A agent. Card: %s · JSON-RPC (A2A 1.0 and 0.3): POST / · HTTP+JSON: POST /message:send, /message:stream, GET /tasks/{id} · gRPC (h2c): lf.a2a.v1.A2AService · MCP: %s\n", h.card.Name, CardPath, MCPPath)
@@ -445,6 +456,7 @@ func (h *Host) Close() error {
 	h.wg.Wait()
 	h.grpc.Stop()
 	h.spool.clear()
+	h.files.clear()
 	if h.ownsRoot {
 		return os.RemoveAll(h.workRoot)
 	}

@@ -43,6 +43,9 @@ type request struct {
 	// args are arguments given directly (MCP tool calls); they skip the
 	// binding of text and data.
 	args map[string]any
+	// inline asks for every output file's bytes in the answer (MCP, which
+	// has no task to keep files by reference for).
+	inline bool
 }
 
 // words returns the instruction: the first text part, or for a request
@@ -62,6 +65,7 @@ type inFile struct {
 	mediaType string
 	data      []byte
 	spooled   string // the file holding the bytes instead of data, or ""
+	url       string // where to fetch the bytes instead (checked against the fetch list), or ""
 }
 
 // dropSpooled removes the spooled files of a request that will not run.
@@ -86,7 +90,10 @@ type outcome struct {
 type outFile struct {
 	name      string // relative to the work directory, slash-separated
 	mediaType string
-	data      []byte
+	data      []byte // the bytes, when sent inline
+	path      string // the file in the work directory, until it is read or kept
+	size      int64
+	url       string // where it is served by reference, or ""
 }
 
 // failure is a task that failed for a reason the caller should read.
@@ -111,7 +118,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	if !h.cfg.keepWork {
 		defer os.RemoveAll(work)
 	}
-	saved, err := saveFiles(work, req.files)
+	saved, err := saveFiles(work, req.files, h.fetchInto(ctx, req))
 	if err != nil {
 		req.dropSpooled()
 		return nil, err
@@ -146,6 +153,9 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	if err != nil {
 		return nil, err
 	}
+	if c, ok := stdin.(io.Closer); ok {
+		defer c.Close()
+	}
 	// Every file in the work directory before the run — the attached
 	// files and those made of the message's text — is an input.
 	before := map[string][sha256.Size]byte{}
@@ -153,9 +163,9 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		if err != nil || !d.Type().IsRegular() {
 			return nil
 		}
-		if data, err := os.ReadFile(p); err == nil {
+		if sum, err := fileSum(p); err == nil {
 			rel, _ := filepath.Rel(work, p)
-			before[filepath.ToSlash(rel)] = sha256.Sum256(data)
+			before[filepath.ToSlash(rel)] = sum
 		}
 		return nil
 	})
@@ -207,6 +217,9 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		out.stdout += fmt.Sprintf("\n[output truncated at %d bytes]", h.cfg.maxOutput)
 	}
 	out.files, err = collect(work, sk.Outputs, before)
+	if err == nil {
+		out.files, err = h.serveOutputs(req, out.files)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +242,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	if name := namedOutput(req.words(), saved); name != "" && strings.TrimSpace(out.stdout) != "" && !res.truncated &&
 		!slices.ContainsFunc(out.files, func(f outFile) bool { return path.Base(f.name) == name }) {
 		data := []byte(out.stdout)
-		out.files = append(out.files, outFile{name: name, mediaType: mediaTypeOf(name, data), data: data})
+		out.files = append(out.files, outFile{name: name, mediaType: mediaTypeOf(name, data), data: data, size: int64(len(data))})
 	}
 	return out, nil
 }
@@ -289,7 +302,7 @@ func safeName(name, fallback string) string {
 
 // saveFiles writes the message's files into the work directory under safe,
 // distinct names and returns those names.
-func saveFiles(work string, files []inFile) ([]string, error) {
+func saveFiles(work string, files []inFile, fetch func(url, dest string) error) ([]string, error) {
 	var names []string
 	taken := map[string]bool{}
 	for i, f := range files {
@@ -300,7 +313,15 @@ func saveFiles(work string, files []inFile) ([]string, error) {
 			name = fmt.Sprintf("%s-%d%s", base, n, ext)
 		}
 		taken[name] = true
-		if err := saveFile(filepath.Join(work, name), f); err != nil {
+		dest := filepath.Join(work, name)
+		if f.url != "" {
+			if err := fetch(f.url, dest); err != nil {
+				return nil, err
+			}
+			names = append(names, name)
+			continue
+		}
+		if err := saveFile(dest, f); err != nil {
 			return nil, fmt.Errorf("save input file %q: %w", name, err)
 		}
 		names = append(names, name)
@@ -628,7 +649,6 @@ func coerce(params []bundle.Param, args map[string]any) {
 // place), and match the skill's outputs globs when it declares any.
 func collect(work string, globs []string, inputs map[string][sha256.Size]byte) ([]outFile, error) {
 	var out []outFile
-	total := 0
 	err := filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !d.Type().IsRegular() {
 			return nil
@@ -642,15 +662,16 @@ func collect(work string, globs []string, inputs map[string][sha256.Size]byte) (
 		if len(out) >= DefaultMaxFiles {
 			return fs.SkipAll
 		}
-		data, err := os.ReadFile(p)
-		if err != nil || input && sha256.Sum256(data) == sum {
+		info, err := d.Info()
+		if err != nil {
 			return nil
 		}
-		if total+len(data) > DefaultMaxFileMB<<20 {
-			return nil
+		if input {
+			if now, err := fileSum(p); err != nil || now == sum {
+				return nil
+			}
 		}
-		total += len(data)
-		out = append(out, outFile{name: rel, mediaType: mediaTypeOf(rel, data), data: data})
+		out = append(out, outFile{name: rel, mediaType: mediaTypeOfFile(rel, p), path: p, size: info.Size()})
 		return nil
 	})
 	if err != nil {
@@ -672,6 +693,18 @@ func matches(globs []string, rel string) bool {
 		}
 	}
 	return false
+}
+
+// mediaTypeOfFile is mediaTypeOf for the file at p, from its first bytes.
+func mediaTypeOfFile(name, p string) string {
+	var head []byte
+	if f, err := os.Open(p); err == nil {
+		buf := make([]byte, 512)
+		n, _ := io.ReadFull(f, buf)
+		head = buf[:n]
+		f.Close()
+	}
+	return mediaTypeOf(name, head)
 }
 
 func mediaTypeOf(name string, data []byte) string {
@@ -709,11 +742,13 @@ func stdinOf(sk *bundle.Skill, args map[string]any) (io.Reader, error) {
 	s, ok := v.(string)
 	switch {
 	case isPath && ok:
-		data, err := os.ReadFile(s)
+		// The file itself, not its bytes: the run reads it from disk (and
+		// closes it).
+		f, err := os.Open(s)
 		if err != nil {
 			return nil, failf("skill %q: parameter %s: %v", sk.ID, name, err)
 		}
-		return bytes.NewReader(data), nil
+		return f, nil
 	case ok:
 		return strings.NewReader(s), nil
 	default:

@@ -11,6 +11,8 @@ import (
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
+
+	"github.com/agentnet/agentnet/internal/fetchpolicy"
 )
 
 // messageLimits checks each incoming message once a2a-go has decoded it and
@@ -26,16 +28,31 @@ type messageLimits struct {
 
 var _ a2asrv.CallInterceptor = messageLimits{}
 
+// blockingMethod is a2a-go's name of the call that answers once, with the
+// task as it ended.
+const blockingMethod = "SendMessage"
+
+// quietKey marks the context of a blocking, non-streaming call: its client
+// sees the task only as it ends, so the task reports no progress on the
+// way (each event costs a2a-go copies of the task).
+type quietKey struct{}
+
+// quiet reports whether ctx is a blocking call's (see quietKey).
+func quiet(ctx context.Context) bool { return ctx.Value(quietKey{}) != nil }
+
 // spoolMin is the size from which a file part's bytes are spooled.
 const spoolMin = 64 << 10
 
 // spoolKey is the part metadata key that names a spooled file's token.
 const spoolKey = "agentnet.spooled"
 
-func (l messageLimits) Before(ctx context.Context, _ *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
+func (l messageLimits) Before(ctx context.Context, cc *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
 	r, ok := req.Payload.(*a2a.SendMessageRequest)
 	if !ok || r.Message == nil {
 		return ctx, nil, nil
+	}
+	if cc != nil && cc.Method() == blockingMethod && (r.Config == nil || !r.Config.ReturnImmediately) {
+		ctx = context.WithValue(ctx, quietKey{}, true)
 	}
 	m, cfg := r.Message, &l.h.cfg
 	if m.Role != a2a.MessageRoleUser {
@@ -45,9 +62,18 @@ func (l messageLimits) Before(ctx context.Context, _ *a2asrv.CallContext, req *a
 		return ctx, nil, a2a.NewError(a2a.ErrInvalidParams, fmt.Sprintf("the message has %d parts; this agent takes at most %d (--max-parts)", len(m.Parts), cfg.maxParts))
 	}
 	var total int64
-	for _, p := range m.Parts {
-		if raw, ok := p.Content.(a2a.Raw); ok && p != nil {
-			total += int64(len(raw))
+	for i, p := range m.Parts {
+		if p == nil {
+			continue
+		}
+		switch c := p.Content.(type) {
+		case a2a.Raw:
+			total += int64(len(c))
+		case a2a.URL:
+			vouch, _ := p.Metadata[fetchpolicy.VouchMetadataKey].(string)
+			if why := l.h.fetcher.check(string(c), vouch); why != "" {
+				return ctx, nil, a2a.NewError(a2a.ErrInvalidParams, fmt.Sprintf("part %d: file %q is not fetched: %s", i, p.Filename, why))
+			}
 		}
 	}
 	if total > cfg.maxFileBytes {

@@ -73,7 +73,7 @@ func mcpSchema(sk *bundle.Skill) map[string]any {
 
 // callTool runs one MCP tool call through the same path as an A2A task.
 func (h *Host) callTool(ctx context.Context, sk *bundle.Skill, args map[string]any) (*mcp.CallToolResult, error) {
-	req := &request{taskID: "mcp-" + string(a2a.NewTaskID()), skill: sk.ID, args: map[string]any{}}
+	req := &request{taskID: "mcp-" + string(a2a.NewTaskID()), skill: sk.ID, args: map[string]any{}, inline: true}
 	for k, v := range args {
 		req.args[k] = v
 	}

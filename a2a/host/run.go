@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"sync"
 	"time"
 
@@ -113,10 +114,66 @@ func (b *headBuffer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// ReadFrom reads r to its end into the buffer, so that os/exec copies a
+// process's output without a 32 KiB buffer of its own per stream.
+func (b *headBuffer) ReadFrom(r io.Reader) (int64, error) {
+	var total int64
+	var scratch []byte
+	for {
+		if len(b.buf) < b.max {
+			if cap(b.buf)-len(b.buf) < 512 {
+				b.buf = slices.Grow(b.buf, min(max(cap(b.buf), 512), b.max-len(b.buf)))
+			}
+			n, err := r.Read(b.buf[len(b.buf):min(cap(b.buf), b.max)])
+			b.buf = b.buf[:len(b.buf)+n]
+			total += int64(n)
+			if err != nil {
+				return total, eofNil(err)
+			}
+			continue
+		}
+		if scratch == nil {
+			scratch = make([]byte, 4096)
+		}
+		n, err := r.Read(scratch)
+		if n > 0 {
+			b.truncated = true
+		}
+		total += int64(n)
+		if err != nil {
+			return total, eofNil(err)
+		}
+	}
+}
+
+func eofNil(err error) error {
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}
+
 // tailBuffer keeps the last max bytes written to it.
 type tailBuffer struct {
 	max int
 	buf []byte
+}
+
+// ReadFrom reads r to its end, keeping its last max bytes (see
+// headBuffer.ReadFrom).
+func (b *tailBuffer) ReadFrom(r io.Reader) (int64, error) {
+	var total int64
+	scratch := make([]byte, 1024)
+	for {
+		n, err := r.Read(scratch)
+		if n > 0 {
+			b.Write(scratch[:n])
+			total += int64(n)
+		}
+		if err != nil {
+			return total, eofNil(err)
+		}
+	}
 }
 
 func (b *tailBuffer) Write(p []byte) (int, error) {

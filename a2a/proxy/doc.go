@@ -15,6 +15,11 @@
 // The proxy forwards by origin: the request's path is kept, so an agent
 // whose card names http://host:9001/a2a/ is reached at srv.URL+"/a2a/".
 //
+// A body or event larger than the record limit (WithMaxRecord) is recorded
+// by its size and SHA-256 digest alone, and the proxy holds no more of it
+// than that limit while it passes: memory stays flat in the size of what
+// agents send.
+//
 // One exception to byte-for-byte forwarding is deliberate and recorded: an
 // agent card fetched through the proxy (the well-known card paths) has the
 // agent's origin replaced by the proxy's, so that a client that resolves the

@@ -52,7 +52,10 @@ type Entry struct {
 	Body      json.RawMessage `json:"body,omitempty"`
 	Text      string          `json:"text,omitempty"`
 	Bytes     int64           `json:"bytes"`               // the body's full size
-	Truncated bool            `json:"truncated,omitempty"` // Body/Text hold only the first MaxRecord bytes
+	Truncated bool            `json:"truncated,omitempty"` // the body was larger than MaxRecord: Digest stands for it, no bytes are kept
+	// Digest is "sha256:" and the hex SHA-256 of the whole body (or
+	// event's data) when it was larger than MaxRecord.
+	Digest string `json:"digest,omitempty"`
 	// Rewritten marks an agent card whose origin the proxy replaced by its own.
 	Rewritten bool   `json:"rewritten,omitempty"`
 	Error     string `json:"error,omitempty"`

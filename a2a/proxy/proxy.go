@@ -3,9 +3,12 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"log/slog"
 	"mime"
@@ -26,7 +29,8 @@ import (
 // Defaults of the options.
 const (
 	// DefaultMaxRecord bounds the bytes of one body or event kept in a
-	// trace entry; what passes through is never cut.
+	// trace entry; a larger one is recorded by its size and SHA-256
+	// digest alone, and what passes through is never cut.
 	DefaultMaxRecord = 16 << 20
 	maxCard          = 1 << 20
 )
@@ -162,6 +166,9 @@ type exchange struct {
 	origin string // the proxy's origin as the client named it
 	tag    string
 	grpc   protoreflect.MethodDescriptor // a gRPC call's method, when known
+	// request is a large request body whose entry is recorded once it
+	// has passed; the answer's entries wait for it.
+	request *digestBody
 }
 
 type exchangeKey struct{}
@@ -199,15 +206,35 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		e.Bytes = int64(len(head))
-		forward := io.Reader(bytes.NewReader(head))
-		recorded := head
 		if len(head) > p.maxRecord {
-			e.Truncated, e.Bytes = true, -1 // the full size is not known before it is forwarded
-			recorded = head[:p.maxRecord]
-			forward = io.MultiReader(forward, r.Body)
+			// Too large to keep: the entry is recorded once the whole body
+			// has passed, with its size and digest (or when the answer
+			// begins, whichever comes first).
+			e.Truncated = true
+			if e.Binding == "" {
+				e.RPCMethod, e.RPCID = peekRPCHead(head)
+				if e.RPCMethod != "" {
+					e.Binding = BindingJSONRPC
+				}
+			}
+			d := &digestBody{rest: r.Body, hash: sha256.New(), n: int64(len(head))}
+			d.hash.Write(head)
+			d.head = bytes.NewReader(head)
+			d.record = func(n int64, sum string, complete bool) {
+				e.Bytes, e.Digest = n, sum
+				if !complete {
+					e.Bytes, e.Digest = -1, "" // the client stopped sending; the size is not known
+				}
+				p.rec.Record(e)
+			}
+			ex.request = d
+			r.Body = d
+			p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
+			d.finish(false)
+			return
 		}
-		p.setBody(&e, recorded)
-		if !e.Truncated && e.Binding == "" {
+		p.setBody(&e, head)
+		if e.Binding == "" {
 			e.RPCMethod, e.RPCID = peekRPC(head)
 			if e.RPCMethod != "" {
 				e.Binding = BindingJSONRPC
@@ -216,7 +243,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = struct {
 			io.Reader
 			io.Closer
-		}{forward, r.Body}
+		}{bytes.NewReader(head), r.Body}
 	}
 	p.rec.Record(e)
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
@@ -238,6 +265,52 @@ func (p *Proxy) serveGRPC(w http.ResponseWriter, r *http.Request, ex *exchange, 
 	p.rec.Record(e)
 	p.rp.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), exchangeKey{}, ex)))
 }
+
+// digestBody passes a large request body on and records its entry, with
+// its size and digest, once it has passed.
+type digestBody struct {
+	head   *bytes.Reader
+	rest   io.ReadCloser
+	record func(n int64, digest string, complete bool)
+	once   sync.Once
+
+	mu   sync.Mutex // the transport reads while the answer may begin
+	hash hash.Hash
+	n    int64
+	eof  bool
+}
+
+func (d *digestBody) Read(q []byte) (int, error) {
+	if d.head.Len() > 0 {
+		return d.head.Read(q)
+	}
+	n, err := d.rest.Read(q)
+	d.mu.Lock()
+	if n > 0 {
+		d.n += int64(n)
+		d.hash.Write(q[:n])
+	}
+	d.eof = err == io.EOF
+	d.mu.Unlock()
+	if err == io.EOF {
+		d.finish(true)
+	}
+	return n, err
+}
+
+func (d *digestBody) Close() error { return d.rest.Close() }
+
+// finish records the request entry, once.
+func (d *digestBody) finish(complete bool) {
+	d.once.Do(func() {
+		d.mu.Lock()
+		n, sum, eof := d.n, digestOf(d.hash), d.eof
+		d.mu.Unlock()
+		d.record(n, sum, complete && eof)
+	})
+}
+
+func digestOf(h hash.Hash) string { return "sha256:" + hex.EncodeToString(h.Sum(nil)) }
 
 func (p *Proxy) entry(ex *exchange, kind string) Entry {
 	now := time.Now()
@@ -272,6 +345,9 @@ func (p *Proxy) modifyResponse(resp *http.Response) error {
 	ex, _ := resp.Request.Context().Value(exchangeKey{}).(*exchange)
 	if ex == nil {
 		return nil
+	}
+	if ex.request != nil {
+		ex.request.finish(false)
 	}
 	ct := mediaType(resp.Header.Get("Content-Type"))
 	if ex.card && p.rewriteCards && resp.StatusCode == http.StatusOK && resp.Header.Get("Content-Encoding") == "" {
@@ -325,6 +401,9 @@ func (p *Proxy) rewriteCard(ex *exchange, resp *http.Response, ct string) error 
 
 func (p *Proxy) errorHandler(w http.ResponseWriter, r *http.Request, err error) {
 	ex, _ := r.Context().Value(exchangeKey{}).(*exchange)
+	if ex != nil && ex.request != nil {
+		ex.request.finish(false)
+	}
 	if ex != nil {
 		e := p.entry(ex, KindError)
 		e.Status = http.StatusBadGateway
@@ -349,8 +428,8 @@ type bodyRecorder struct {
 	ct      string
 	encoded string
 	buf     bytes.Buffer
+	hash    hash.Hash // of a body larger than maxRecord, whose bytes are not kept
 	n       int64
-	trunc   bool
 	once    sync.Once
 }
 
@@ -358,11 +437,16 @@ func (b *bodyRecorder) Read(q []byte) (int, error) {
 	n, err := b.body.Read(q)
 	if n > 0 {
 		b.n += int64(n)
-		if room := b.p.maxRecord - b.buf.Len(); room > 0 {
-			b.buf.Write(q[:min(n, room)])
-		}
-		if b.n > int64(b.p.maxRecord) {
-			b.trunc = true
+		switch {
+		case b.hash != nil:
+			b.hash.Write(q[:n])
+		case b.n > int64(b.p.maxRecord):
+			b.hash = sha256.New()
+			b.hash.Write(b.buf.Bytes())
+			b.hash.Write(q[:n])
+			b.buf = bytes.Buffer{}
+		default:
+			b.buf.Write(q[:n])
 		}
 	}
 	if err == io.EOF {
@@ -381,10 +465,13 @@ func (b *bodyRecorder) Close() error {
 func (b *bodyRecorder) done(why string) {
 	b.once.Do(func() {
 		e := b.p.entry(b.ex, KindResponse)
-		e.Status, e.ContentType, e.Bytes, e.Truncated, e.Error = b.status, b.ct, b.n, b.trunc, why
-		if b.encoded != "" {
+		e.Status, e.ContentType, e.Bytes, e.Truncated, e.Error = b.status, b.ct, b.n, b.hash != nil, why
+		switch {
+		case b.hash != nil:
+			e.Digest = digestOf(b.hash)
+		case b.encoded != "":
 			e.Text = fmt.Sprintf("[%d bytes, content-encoding %s]", b.n, b.encoded)
-		} else {
+		default:
 			b.p.setBody(&e, b.buf.Bytes())
 		}
 		b.p.rec.Record(e)
@@ -396,9 +483,10 @@ type sseRecorder struct {
 	p    *Proxy
 	ex   *exchange
 	body io.ReadCloser
-	line []byte // the current, unfinished line
-	data []byte // the data lines of the current event
-	size int64  // bytes of the current event
+	line []byte    // the current, unfinished line
+	data []byte    // the data lines of the current event, while it fits maxRecord
+	hash hash.Hash // of the current event's data, once it does not
+	size int64     // bytes of the current event
 	n    int64
 	once sync.Once
 }
@@ -441,39 +529,99 @@ func (s *sseRecorder) scan(b []byte) {
 			s.event()
 		case bytes.HasPrefix(line, []byte("data:")):
 			d := bytes.TrimPrefix(line[5:], []byte(" "))
-			if len(s.data) > 0 {
-				s.data = append(s.data, '\n')
-			}
-			if room := s.p.maxRecord - len(s.data); room > 0 {
-				s.data = append(s.data, d[:min(len(d), room)]...)
-			}
+			s.addData(d)
 		}
 		s.line = s.line[:0]
 	}
 }
 
+// addData adds a data line to the current event: kept while the event's
+// data fits maxRecord, else only hashed.
+func (s *sseRecorder) addData(d []byte) {
+	sep := len(s.data) > 0 || s.hash != nil
+	switch {
+	case s.hash != nil:
+	case len(s.data)+len(d)+1 > s.p.maxRecord:
+		s.hash = sha256.New()
+		s.hash.Write(s.data)
+		s.data = nil
+	default:
+		if sep {
+			s.data = append(s.data, '\n')
+		}
+		s.data = append(s.data, d...)
+		return
+	}
+	if sep {
+		s.hash.Write([]byte{'\n'})
+	}
+	s.hash.Write(d)
+}
+
 func (s *sseRecorder) event() {
-	if len(s.data) == 0 {
+	if len(s.data) == 0 && s.hash == nil {
 		s.size = 0
 		return
 	}
 	e := s.p.entry(s.ex, KindEvent)
 	e.Bytes = s.size
-	e.Truncated = s.size > int64(s.p.maxRecord)
-	s.p.setBody(&e, s.data)
+	if s.hash != nil {
+		e.Truncated, e.Digest = true, digestOf(s.hash)
+	} else {
+		s.p.setBody(&e, s.data)
+	}
 	s.p.rec.Record(e)
-	s.data, s.size = s.data[:0], 0
+	s.data, s.hash, s.size = s.data[:0], nil, 0
 }
 
 func (s *sseRecorder) done(why string) {
 	s.once.Do(func() {
-		if len(s.data) > 0 {
+		if len(s.data) > 0 || s.hash != nil {
 			s.event()
 		}
 		e := s.p.entry(s.ex, KindEnd)
 		e.Bytes, e.Error = s.n, why
 		s.p.rec.Record(e)
 	})
+}
+
+// peekRPCHead reads the method and id of a JSON-RPC request from the head
+// of a body too large to keep, as far as they come before its params (as
+// JSON-RPC clients write them).
+func peekRPCHead(head []byte) (method string, id json.RawMessage) {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return "", nil
+	}
+	for dec.More() && (method == "" || id == nil) {
+		k, err := dec.Token()
+		key, ok := k.(string)
+		if err != nil || !ok {
+			break
+		}
+		switch key {
+		case "method":
+			if dec.Decode(&method) != nil {
+				return "", nil
+			}
+		case "id":
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil {
+				return "", nil
+			}
+			id = raw
+		case "jsonrpc":
+			var v string
+			if dec.Decode(&v) != nil {
+				return "", nil
+			}
+		default:
+			// Anything else (the params) ends the peek: reading past it
+			// would hold the body.
+			return method, id
+		}
+	}
+	return method, id
 }
 
 // peekRPC reads the method and id of a JSON-RPC request body.

@@ -3,6 +3,7 @@ package proxy_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"iter"
@@ -168,8 +169,37 @@ func TestLargeBody(t *testing.T) {
 		t.Fatalf("forwarded %d request bytes and %d answer bytes, want 5000 and 3000", n, len(b))
 	}
 	es := log.Entries()
-	if len(es) != 2 || !es[0].Truncated || len(es[0].Text) != 1000 || !es[1].Truncated || len(es[1].Text) != 1000 || es[1].Bytes != 3000 {
-		t.Errorf("entries = %+v, want both truncated at 1000 bytes", es)
+	digest := func(b byte, n int) string {
+		return fmt.Sprintf("sha256:%x", sha256.Sum256(bytes.Repeat([]byte{b}, n)))
+	}
+	if len(es) != 2 || es[0].Kind != proxy.KindRequest || !es[0].Truncated || es[0].Text != "" || es[0].Bytes != 5000 || es[0].Digest != digest('x', 5000) ||
+		!es[1].Truncated || es[1].Text != "" || es[1].Bytes != 3000 || es[1].Digest != digest('y', 3000) {
+		t.Errorf("entries = %+v, want the request and the answer recorded by size and digest, no bytes", es)
+	}
+}
+
+// TestLargeRPCRequest: a JSON-RPC request too large to keep is still
+// known by its method and id, which come before its params.
+func TestLargeRPCRequest(t *testing.T) {
+	t.Parallel()
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"jsonrpc":"2.0","id":7,"result":{}}`)
+	}))
+	defer up.Close()
+	srv, log := start(t, up.URL, proxy.WithMaxRecord(1000))
+	body := `{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":{"text":"` + strings.Repeat("z", 5000) + `"}}`
+	resp, err := http.Post(srv.URL+"/", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	es := log.Entries()
+	if len(es) != 2 || es[0].RPCMethod != "SendMessage" || string(es[0].RPCID) != "7" || es[0].Bytes != int64(len(body)) || es[0].Body != nil ||
+		es[0].Digest != fmt.Sprintf("sha256:%x", sha256.Sum256([]byte(body))) || es[1].Body == nil {
+		t.Errorf("entries = %+v, want the request known by method, id, size and digest, and the small answer kept", es)
 	}
 }
 

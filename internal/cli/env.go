@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"golang.org/x/term"
+
+	"github.com/agentnet/agentnet/internal/fetchpolicy"
 )
 
 // Env is the process state a command runs with. Main is the only reader of
@@ -63,7 +65,7 @@ func (e *Env) childEnv() []string {
 	var out []string
 	for _, kv := range e.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if k == "AGENTNET_LLM_API_KEY" || k == "AGENTNET_REGISTRY_TOKEN" {
+		if k == "AGENTNET_LLM_API_KEY" || k == "AGENTNET_REGISTRY_TOKEN" || k == fetchpolicy.KeyEnv {
 			continue
 		}
 		out = append(out, kv)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -16,6 +17,7 @@ import (
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/generation"
+	"github.com/agentnet/agentnet/internal/fetchpolicy"
 	"github.com/agentnet/agentnet/registry"
 	"github.com/agentnet/agentnet/tasks"
 )
@@ -100,7 +102,12 @@ signatures (a bundle with its own server cannot be signed so: use serve
 			if err != nil {
 				return err
 			}
-			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: env.childEnv(), LogDir: deploy.LogDir(home), Detach: true, SignKey: key})
+			fkey, err := fileKey(env)
+			if err != nil {
+				return fmt.Errorf("fleet up: the file key: %w", err)
+			}
+			hostEnv := append(env.childEnv(), fetchpolicy.KeyEnv+"="+hex.EncodeToString(fkey))
+			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: hostEnv, LogDir: deploy.LogDir(home), Detach: true, SignKey: key})
 			if err != nil {
 				return usageError("%v", err)
 			}

@@ -85,6 +85,11 @@ repo's agent and the checks passed; 1 otherwise.`,
 			if stepTimeout > 0 {
 				opts = append(opts, orchestrator.WithStepTimeout(stepTimeout))
 			}
+			if key, err := existingFileKey(env); err == nil && key != nil {
+				opts = append(opts, orchestrator.WithVouchKey(key))
+			} else if err != nil {
+				env.logger().Warn("file URLs passed from agent to agent go unvouched", "err", err)
+			}
 			r := orchestrator.New(bench.RegistryDirectory{C: registry.NewClient(registryURL)}, router, opts...)
 			defer r.Close()
 			return runCase(cmd.Context(), env, r, c, chain, outDir, asJSON)
@@ -169,7 +174,7 @@ func runCase(ctx context.Context, env *Env, r *orchestrator.Runner, c *tasks.Cas
 	}
 	if outDir != "" {
 		out.Trace = filepath.Join(outDir, "trace.jsonl")
-		if err := writeRunDir(outDir, &out); err != nil {
+		if err := writeRunDir(ctx, r, outDir, &out); err != nil {
 			return err
 		}
 	}
@@ -186,7 +191,7 @@ func runCase(ctx context.Context, env *Env, r *orchestrator.Runner, c *tasks.Cas
 	return nil
 }
 
-func writeRunDir(dir string, out *runResult) error {
+func writeRunDir(ctx context.Context, r *orchestrator.Runner, dir string, out *runResult) error {
 	data, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
 		return fmt.Errorf("run: %w", err)
@@ -213,7 +218,7 @@ func writeRunDir(dir string, out *runResult) error {
 			if name == "/" || name == "." {
 				continue
 			}
-			if err := os.WriteFile(filepath.Join(sd, name), f.Data, 0o644); err != nil {
+			if err := r.SaveFile(ctx, f, filepath.Join(sd, name)); err != nil {
 				return fmt.Errorf("run: %w", err)
 			}
 		}

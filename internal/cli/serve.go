@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/fetchpolicy"
 	"github.com/agentnet/agentnet/internal/llm"
 	"github.com/agentnet/agentnet/internal/yamlx"
 )
@@ -92,6 +93,13 @@ and its arguments for messages that name no skill; otherwise BM25 does.`,
 			}
 			opts := []host.Option{host.WithLogger(logger), host.WithEnv(childEnv), host.WithKeepWorkDirs(keepWork), host.WithServerOutput(env.Stderr)}
 			opts = append(opts, lim.options()...)
+			if s := env.getenv(fetchpolicy.KeyEnv); s != "" {
+				key, err := fetchpolicy.ParseKey(s)
+				if err != nil {
+					return usageError("serve: %v", err)
+				}
+				opts = append(opts, host.WithVouchKey(key))
+			}
 			if workRoot != "" {
 				opts = append(opts, host.WithWorkRoot(workRoot))
 			}
@@ -145,6 +153,10 @@ type hostLimits struct {
 	taskTTL      time.Duration
 	maxTasks     int
 	timeouts     host.Timeouts
+
+	fetchFrom        []string
+	fetchDenyPrivate bool
+	inlineFileMax    int64
 }
 
 func (l *hostLimits) flags(f *pflag.FlagSet) {
@@ -162,12 +174,16 @@ func (l *hostLimits) flags(f *pflag.FlagSet) {
 	f.DurationVar(&l.timeouts.Read, "read-timeout", host.DefaultTimeouts.Read, "time to send a whole request, body included")
 	f.DurationVar(&l.timeouts.Write, "write-timeout", host.DefaultTimeouts.Write, "time for each write of a response to be read (a stream lasts as long as it is read)")
 	f.DurationVar(&l.timeouts.Idle, "idle-timeout", host.DefaultTimeouts.Idle, "time a kept-alive connection may wait for its next request")
+	f.StringArrayVar(&l.fetchFrom, "fetch-from", nil, "fetch the files messages bring by URL from this ORIGIN or URL prefix (repeatable; default: only URLs vouched for with $AGENTNET_FILE_KEY)")
+	f.BoolVar(&l.fetchDenyPrivate, "fetch-deny-private", false, "refuse file fetches from loopback, private, link-local and cloud metadata addresses")
+	f.Int64Var(&l.inlineFileMax, "inline-file-max", host.DefaultInlineFileMax, "bytes above which a file the skill wrote is answered by URL rather than inline (negative: always inline)")
 }
 
 func (l *hostLimits) options() []host.Option {
 	opts := []host.Option{host.WithMaxBody(l.maxBody), host.WithMaxDepth(l.maxDepth), host.WithMaxParts(l.maxParts),
 		host.WithMaxFileBytes(l.maxFileBytes), host.WithMaxRunning(l.maxRunning), host.WithMaxQueued(l.maxQueued),
-		host.WithTaskTTL(l.taskTTL), host.WithMaxTasks(l.maxTasks), host.WithAllowHosts(l.allowHosts...)}
+		host.WithTaskTTL(l.taskTTL), host.WithMaxTasks(l.maxTasks), host.WithAllowHosts(l.allowHosts...),
+		host.WithFetchFrom(l.fetchFrom...), host.WithFetchDenyPrivate(l.fetchDenyPrivate), host.WithInlineFileMax(l.inlineFileMax)}
 	if l.cors != "" {
 		opts = append(opts, host.WithCORS(l.cors))
 	}

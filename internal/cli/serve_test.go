@@ -75,12 +75,26 @@ type served struct {
 // URL it prints; it fails the test if serve exits or prints none.
 func startServe(t *testing.T, args ...string) *served {
 	t.Helper()
+	return startServeEnv(t, nil, args...)
+}
+
+// startServeEnv is startServe with environment variables (also handed on
+// to skills, as the process's own environment would be).
+func startServeEnv(t *testing.T, vars map[string]string, args ...string) *served {
+	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	t.Cleanup(cancel)
 	var out lockedBuffer
 	s := &served{code: make(chan int, 1), errb: &lockedBuffer{}, cancel: cancel}
+	environ := func() []string {
+		list := os.Environ()
+		for k, v := range vars {
+			list = append(list, k+"="+v)
+		}
+		return list
+	}
 	env := &Env{Args: args, Stdout: &out, Stderr: s.errb, Ctx: ctx,
-		Getenv: func(string) string { return "" }, Environ: os.Environ}
+		Getenv: func(k string) string { return vars[k] }, Environ: environ}
 	go func() { s.code <- Main(env) }()
 	deadline := time.Now().Add(20 * time.Second)
 	for s.url == "" && time.Now().Before(deadline) {
