@@ -60,6 +60,10 @@ type Config struct {
 	Detach bool
 	// ReadyTimeout bounds the wait for an agent's card (default 60 s).
 	ReadyTimeout time.Duration
+	// ImageRegistry (host:port) is where the swarm runtime pushes its
+	// images for the nodes to pull; empty, it loads them onto each node
+	// through the node's Docker API (or reads AGENTNET_IMAGE_REGISTRY).
+	ImageRegistry string
 }
 
 var (

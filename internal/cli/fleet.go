@@ -31,7 +31,7 @@ func newFleetCmd(env *Env) *cobra.Command {
 from any terminal. Each agent's log is $AGENTNET_HOME/fleet/logs/NAME.log
 (on --runtime docker, the container's: docker logs ID, the id in "fleet status --json").`,
 	}
-	cmd.AddCommand(newFleetUpCmd(env), newFleetStatusCmd(env), newFleetDownCmd(env))
+	cmd.AddCommand(newFleetUpCmd(env), newFleetStatusCmd(env), newFleetDownCmd(env), newFleetGatewayCmd(env), newFleetProbeCmd(env))
 	return cmd
 }
 
@@ -49,6 +49,7 @@ func (e *Env) executable() (string, error) {
 func newFleetUpCmd(env *Env) *cobra.Command {
 	var (
 		runtimeName, registryURL, generator string
+		imageRegistry                       string
 		setup, regenerate, asJSON           bool
 		parallel                            int
 	)
@@ -94,7 +95,7 @@ any agent fails to come up, the ones started are stopped again.`,
 			if err != nil {
 				return err
 			}
-			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: env.childEnv(), LogDir: deploy.LogDir(home), Detach: true})
+			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: env.childEnv(), LogDir: deploy.LogDir(home), Detach: true, ImageRegistry: imageRegistry})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -136,6 +137,7 @@ any agent fails to come up, the ones started are stopped again.`,
 	f := cmd.Flags()
 	f.StringVar(&runtimeName, "runtime", "process", "where agents run: "+strings.Join(deploy.Runtimes(), ", "))
 	f.StringVar(&registryURL, "registry", "", "register each agent's card at this registry URL")
+	f.StringVar(&imageRegistry, "image-registry", "", "with --runtime swarm: push the agents' images to this registry (HOST:PORT) for the nodes to pull (default: load them onto each node through its Docker API; AGENTNET_IMAGE_REGISTRY)")
 	f.BoolVar(&setup, "setup", false, "run each bundle's setup commands before serving it")
 	f.IntVar(&parallel, "parallel", 8, "agents started at once")
 	f.StringVar(&generator, "generator", "static", "generator for a suite's repos without a bundle: "+strings.Join(generation.Generators(), ", "))
