@@ -197,7 +197,7 @@ func (s *swarmRuntime) agentService(name, ref, bundleInImage, url string, labels
 					TmpfsOptions: &mount.TmpfsOptions{SizeBytes: 256 << 20, Mode: 0o1777}}},
 				Healthcheck: &container.HealthConfig{
 					Test:        []string{"CMD", agentnetInImage, "fleet", "probe", local},
-					Interval:    5 * time.Second,
+					Interval:    3 * time.Second,
 					Timeout:     3 * time.Second,
 					StartPeriod: 30 * time.Second,
 					Retries:     3,
@@ -222,24 +222,21 @@ func (s *swarmRuntime) agentService(name, ref, bundleInImage, url string, labels
 func (s *swarmRuntime) waitReady(ctx context.Context, a *Agent) error {
 	deadline := time.NewTimer(s.d.cfg.ReadyTimeout)
 	defer deadline.Stop()
-	tick := time.NewTicker(100 * time.Millisecond)
+	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
-	for n := 0; ; n++ {
+	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-deadline.C:
 			return fmt.Errorf("no card at %s within %s%s", a.URL, s.d.cfg.ReadyTimeout, s.taskErrors(ctx, a.ID))
 		case <-tick.C:
-			if CardAnswers(ctx, a.URL) == nil {
-				return nil
-			}
-			if n%20 != 19 {
-				continue
-			}
 			tasks, err := s.tasks(ctx, a.ID, false)
 			if err != nil {
 				continue
+			}
+			if running(tasks) > 0 && CardAnswers(ctx, a.URL) == nil {
+				return nil
 			}
 			failed := 0
 			for _, t := range tasks {
@@ -344,6 +341,11 @@ func (s *swarmRuntime) removeShared(ctx context.Context, bases ...string) {
 		return
 	}
 	defer unlock()
+	for _, b := range bases {
+		if b != "" {
+			s.d.removeImage(ctx, b) // one an agent image still uses stays
+		}
+	}
 	agents, err := s.api.ServiceList(ctx, swarm.ServiceListOptions{Filters: filters.NewArgs(
 		filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelRole+"=agent"))})
 	if err != nil || len(agents) > 0 {
@@ -362,11 +364,6 @@ func (s *swarmRuntime) removeShared(ctx context.Context, bases ...string) {
 	for _, name := range []string{SwarmNetwork, SwarmEdgeNetwork} {
 		if n, err := s.api.NetworkInspect(ctx, name, network.InspectOptions{}); err == nil && n.Labels[LabelManaged] == "true" {
 			_ = s.api.NetworkRemove(ctx, n.ID)
-		}
-	}
-	for _, b := range bases {
-		if b != "" {
-			s.d.removeImage(ctx, b) // one an agent image still uses stays
 		}
 	}
 }
@@ -389,17 +386,23 @@ func (s *swarmRuntime) Health(ctx context.Context, a *Agent) Health {
 	if err != nil {
 		return Health{Detail: err.Error()}
 	}
-	running := 0
-	for _, t := range tasks {
-		if t.Status.State == swarm.TaskStateRunning {
-			running++
-		}
-	}
-	detail := fmt.Sprintf("%d/%d tasks running", running, want)
+	n := running(tasks)
+	detail := fmt.Sprintf("%d/%d tasks running", n, want)
 	if err := CardAnswers(ctx, a.URL); err != nil {
 		return Health{Detail: detail + "; " + err.Error() + s.taskErrors(ctx, a.ID)}
 	}
-	return Health{Up: running > 0, Detail: detail}
+	return Health{Up: n > 0, Detail: detail}
+}
+
+// running counts the tasks that run (past their health check's start).
+func running(tasks []swarm.Task) int {
+	n := 0
+	for _, t := range tasks {
+		if t.Status.State == swarm.TaskStateRunning {
+			n++
+		}
+	}
+	return n
 }
 
 // Scale sets the number of the agent's replicas.
