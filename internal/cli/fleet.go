@@ -31,7 +31,7 @@ func newFleetCmd(env *Env) *cobra.Command {
 from any terminal. Each agent's log is $AGENTNET_HOME/fleet/logs/NAME.log
 (on --runtime docker, the container's: docker logs ID, the id in "fleet status --json").`,
 	}
-	cmd.AddCommand(newFleetUpCmd(env), newFleetStatusCmd(env), newFleetDownCmd(env), newFleetGatewayCmd(env), newFleetProbeCmd(env))
+	cmd.AddCommand(newFleetUpCmd(env), newFleetStatusCmd(env), newFleetDownCmd(env), newFleetGatewayCmd(env), newFleetProbeCmd(env), newFleetExportCmd(env))
 	return cmd
 }
 
