@@ -76,7 +76,9 @@ func TestCheckKubernetesRejects(t *testing.T) {
 			return strings.Replace(s, "  replicas: 1\n", "  replicas: 1\n  replica: 2\n", 1)
 		},
 		"wrong type": func(s string) string { return strings.Replace(s, "replicas: 1", "replicas: one", 1) },
-		"bad name":   func(s string) string { return strings.Replace(s, "\n  name: agentnet-textkit\n", "\n  name: Agentnet_Textkit\n", 1) },
+		"bad name": func(s string) string {
+			return strings.Replace(s, "\n  name: agentnet-textkit\n", "\n  name: Agentnet_Textkit\n", 1)
+		},
 		"bad label": func(s string) string {
 			return strings.Replace(s, "agentnet.role: agent", "agentnet.role: not a label value!", 1)
 		},
