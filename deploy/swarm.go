@@ -185,7 +185,7 @@ func (s *swarmRuntime) agentService(name, ref, bundleInImage, url string, labels
 				Labels:  labels,
 				Command: []string{agentnetInImage},
 				Args: []string{"serve", bundleInImage, "--addr", "0.0.0.0:" + dockerPort, "--url", url,
-					"--allow-host", "127.0.0.1:" + dockerPort, "--verbose"},
+					"--allow-host", "127.0.0.1:" + dockerPort, "--allow-host", name + ":" + dockerPort, "--verbose"},
 				Env:            []string{"PATH=" + imagePath, "HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
 				User:           dockerUser,
 				Dir:            bundleInImage,
@@ -193,6 +193,8 @@ func (s *swarmRuntime) agentService(name, ref, bundleInImage, url string, labels
 				Init:           ptr(true),
 				Privileges:     &swarm.Privileges{NoNewPrivileges: true},
 				CapabilityDrop: []string{"ALL"},
+				// serve ends its tasks' process groups on SIGTERM at once.
+				StopGracePeriod: ptr(2 * time.Second),
 				Mounts: []mount.Mount{{Type: mount.TypeTmpfs, Target: "/tmp",
 					TmpfsOptions: &mount.TmpfsOptions{SizeBytes: 256 << 20, Mode: 0o1777}}},
 				Healthcheck: &container.HealthConfig{
@@ -311,9 +313,10 @@ func (s *swarmRuntime) Down(ctx context.Context, a *Agent) error {
 	return nil
 }
 
-// removeService removes a service and waits (up to a minute) for its
-// containers on this node to be gone, so that its image and networks can
-// go too.
+// removeService removes a service and then its containers on this node
+// (the engine leaves those of a finished Swarm job behind, and takes
+// seconds over those of a service), waiting up to a minute for them to go,
+// so that its image and networks can go too.
 func (s *swarmRuntime) removeService(ctx context.Context, id string) error {
 	if err := s.api.ServiceRemove(ctx, id); err != nil && !cerrdefs.IsNotFound(err) {
 		return fmt.Errorf("remove service: %w", err)
@@ -323,6 +326,11 @@ func (s *swarmRuntime) removeService(ctx context.Context, id string) error {
 		cs, err := s.api.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
 		if err != nil || len(cs) == 0 {
 			return err
+		}
+		for _, c := range cs {
+			if c.Labels[LabelManaged] == "true" {
+				_ = s.api.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true})
+			}
 		}
 	}
 	return fmt.Errorf("the containers of service %s are still there after a minute", shortID(id))
@@ -363,7 +371,7 @@ func (s *swarmRuntime) removeShared(ctx context.Context, bases ...string) {
 	}
 	for _, name := range []string{SwarmNetwork, SwarmEdgeNetwork} {
 		if n, err := s.api.NetworkInspect(ctx, name, network.InspectOptions{}); err == nil && n.Labels[LabelManaged] == "true" {
-			_ = s.api.NetworkRemove(ctx, n.ID)
+			removeNetwork(ctx, s.api, n.ID)
 		}
 	}
 }

@@ -38,7 +38,7 @@ var (
 // binary: it initialises a single-node swarm when the engine is in none,
 // which leaveSwarm undoes at the end. An engine that is a worker, or whose
 // swarm is in a state of error, skips the test.
-func swarmManager(t *testing.T, dc *client.Client) {
+func swarmManager(t testing.TB, dc *client.Client) {
 	t.Helper()
 	swarmOnce.Do(func() {
 		ctx := context.Background()
@@ -265,6 +265,19 @@ func TestSwarmRuntime(t *testing.T) {
 	run("first")
 	t.Logf("%s: first chain done", time.Since(start).Round(time.Second))
 
+	// A Swarm job beside an agent (as a commission's hidden tests run)
+	// reaches it on the overlay network.
+	jobs, err := deploy.NewSwarmJobs(deploy.Config{Env: os.Environ()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jobs.Close(context.Background())
+	res := jobs.Run(ctx, deploy.JobSpec{Name: "sw-" + id + "-beside", Argv: []string{exe, "fleet", "probe", deploy.BesideURLOf(agents["htmltext"])},
+		Beside: agents["htmltext"], Timeout: 2 * time.Minute})
+	if res.Err != nil {
+		t.Errorf("a job beside htmltext could not fetch its card at %s: %v\n%s", deploy.BesideURLOf(agents["htmltext"]), res.Err, res.Stderr)
+	}
+
 	// Two replicas of textstats; the gateway reaches either by the
 	// service's DNS name.
 	scaler, ok := rt.(deploy.Scaler)
@@ -288,10 +301,10 @@ func TestSwarmRuntime(t *testing.T) {
 		}
 	}
 	down := deploy.CardAnswers(ctx, ht.URL) != nil
-	res := run("during-replacement")
+	chain := run("during-replacement")
 	if down {
-		if res.Steps[0].Attempts < 2 {
-			t.Errorf("step 1 went through in %d attempt(s) while htmltext had no running task; want the retry to carry it", res.Steps[0].Attempts)
+		if chain.Steps[0].Attempts < 2 {
+			t.Errorf("step 1 went through in %d attempt(s) while htmltext had no running task; want the retry to carry it", chain.Steps[0].Attempts)
 		}
 	} else {
 		t.Log("Swarm replaced htmltext's container before the chain began; its retry was not needed")
@@ -418,4 +431,91 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// jobWatch is a Tee that, at the job's first output, lists the Swarm
+// services of the job's name: a Swarm job runs as one while it runs.
+type jobWatch struct {
+	t        *testing.T
+	dc       *client.Client
+	name     string
+	once     sync.Once
+	services int
+}
+
+func (w *jobWatch) Write(p []byte) (int, error) {
+	w.once.Do(func() {
+		svcs, err := w.dc.ServiceList(context.Background(), swarm.ServiceListOptions{Filters: filters.NewArgs(
+			filters.Arg("label", deploy.LabelJob+"="+w.name))})
+		if err != nil {
+			w.t.Error(err)
+		}
+		for _, s := range svcs {
+			if s.Spec.Mode.ReplicatedJob != nil {
+				w.services++
+			}
+		}
+	})
+	return len(p), nil
+}
+
+// TestSwarmJobs runs jobs as Swarm jobs: the command's output and exit
+// status come back, its mounts are the only files of this machine it
+// sees, its root file system is read-only, it has no network, it is killed
+// at its timeout, and no service or container is left.
+func TestSwarmJobs(t *testing.T) {
+	dc := dockerClient(t)
+	swarmManager(t, dc)
+	jobs, err := deploy.NewSwarmJobs(deploy.Config{Env: os.Environ()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { jobs.Close(context.Background()) })
+	var suffix [3]byte
+	rand.Read(suffix[:])
+	name := "sj-" + hex.EncodeToString(suffix[:])
+	work := t.TempDir()
+	os.Chmod(work, 0o777)
+
+	watch := &jobWatch{t: t, dc: dc, name: name}
+	script := "echo out; echo err >&2; awk 'NR>1 && $2==\"00000000\"{n++} END{print n+0}' /proc/net/route; awk '/^Uid:/{print $2}' /proc/self/status; echo made > " + work + "/made.txt; " +
+		"touch /rootfile 2>/dev/null || echo read-only; exit 3"
+	res := jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{"sh", "-c", script},
+		Mounts: []deploy.Mount{{Host: work}}, Timeout: 2 * time.Minute, Tee: watch})
+	if res.ExitCode != 3 || res.Err == nil {
+		t.Fatalf("job = exit %d, %v; want exit 3 and an error saying so\nstdout %s\nstderr %s", res.ExitCode, res.Err, res.Stdout, res.Stderr)
+	}
+	out := string(res.Stdout)
+	if !strings.Contains(out, "out\n") || !strings.Contains(string(res.Stderr), "err") {
+		t.Errorf("stdout %q, stderr %q; want both streams", out, res.Stderr)
+	}
+	lines := strings.Split(out, "\n")
+	if len(lines) < 3 || lines[1] != "0" {
+		t.Errorf("the job has default routes, want none:\n%s", out)
+	}
+	if len(lines) < 3 || lines[2] == "0" || lines[2] == "" {
+		t.Errorf("the job ran as root:\n%s", out)
+	}
+	if !strings.Contains(out, "read-only") {
+		t.Errorf("the job wrote to its root file system:\n%s", out)
+	}
+	if data, err := os.ReadFile(filepath.Join(work, "made.txt")); err != nil || string(data) != "made\n" {
+		t.Errorf("the job's file in its mount = %q, %v", data, err)
+	}
+	if watch.services != 1 {
+		t.Errorf("%d Swarm jobs of the name ran, want 1", watch.services)
+	}
+
+	res = jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{"sleep", "60"}, Timeout: 3 * time.Second})
+	if !res.TimedOut || res.Err == nil {
+		t.Errorf("sleep 60 with a 3 s timeout = %+v, want timed out", res)
+	}
+	svcs, _ := dc.ServiceList(context.Background(), swarm.ServiceListOptions{Filters: filters.NewArgs(filters.Arg("label", deploy.LabelJob+"="+name))})
+	cs, _ := dc.ContainerList(context.Background(), container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", deploy.LabelJob+"="+name))})
+	if len(svcs)+len(cs) > 0 {
+		for _, c := range cs {
+			t.Logf("left: %s %s %v", c.ID[:12], c.State, c.Labels)
+		}
+		t.Errorf("%d services and %d containers of the jobs are left", len(svcs), len(cs))
+	}
 }
