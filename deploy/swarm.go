@@ -61,7 +61,7 @@ type swarmRuntime struct {
 var _ Runtime = (*swarmRuntime)(nil)
 
 func newSwarm(cfg Config) (Runtime, error) {
-	c, err := dockerClient(cfg.Env, lookupEnv(cfg.Env, "DOCKER_HOST"))
+	c, err := dockerClient(lookupEnv(cfg.Env, "DOCKER_HOST"))
 	if err != nil {
 		return nil, fmt.Errorf("swarm runtime: %w", err)
 	}
@@ -71,7 +71,7 @@ func newSwarm(cfg Config) (Runtime, error) {
 	return &swarmRuntime{d: newDockerWith(cfg, c), api: c}, nil
 }
 
-func dockerClient(env []string, hostAddr string) (*client.Client, error) {
+func dockerClient(hostAddr string) (*client.Client, error) {
 	opts := []client.Opt{client.WithAPIVersionNegotiation()}
 	if hostAddr != "" {
 		opts = append(opts, client.WithHost(hostAddr))
@@ -491,7 +491,7 @@ func (s *swarmRuntime) nodeEngines(ctx context.Context) (map[string]*client.Clie
 		if addr = strings.TrimSpace(addr); addr == "" {
 			continue
 		}
-		c, err := dockerClient(nil, addr)
+		c, err := dockerClient(addr)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", EnvSwarmNodes, addr, err)
 		}

@@ -32,7 +32,7 @@ func NewSwarmJobs(cfg Config) (*Jobs, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := dockerClient(cfg.Env, lookupEnv(cfg.Env, "DOCKER_HOST"))
+	c, err := dockerClient(lookupEnv(cfg.Env, "DOCKER_HOST"))
 	if err != nil {
 		return nil, fmt.Errorf("swarm jobs: %w", err)
 	}
