@@ -341,8 +341,10 @@ func TestSwarmRuntime(t *testing.T) {
 		if _, _, err := dc.ServiceInspectWithRaw(ctx, deploy.SwarmGateway, swarm.ServiceInspectOptions{}); err == nil {
 			t.Error("the gateway service is still there with no agent left")
 		}
-		if _, err := dc.NetworkInspect(ctx, deploy.SwarmNetwork, network.InspectOptions{}); err == nil {
-			t.Error("the overlay network is still there with no agent left")
+		for _, name := range []string{deploy.SwarmNetwork, deploy.SwarmEdgeNetwork} {
+			if _, err := dc.NetworkInspect(ctx, name, network.InspectOptions{}); err == nil {
+				t.Errorf("the network %s is still there with no agent left", name)
+			}
 		}
 		if deploy.CardAnswers(ctx, gateway+"x/") == nil {
 			t.Error("the gateway still answers")

@@ -219,13 +219,16 @@ func parseSize(v string) int64 {
 }
 
 // removeNetwork removes a network, waiting (up to 30 s) for the endpoints
-// of containers just removed to go.
+// of containers just removed to go, and for the network to be gone: a
+// swarm's manager removes an overlay network a moment after it says so.
 func removeNetwork(ctx context.Context, c interface {
 	NetworkRemove(ctx context.Context, id string) error
+	NetworkInspect(ctx context.Context, id string, options network.InspectOptions) (network.Inspect, error)
 }, id string) {
 	for start := time.Now(); time.Since(start) < 30*time.Second; time.Sleep(200 * time.Millisecond) {
-		if err := c.NetworkRemove(ctx, id); err == nil || cerrdefs.IsNotFound(err) {
+		if _, err := c.NetworkInspect(ctx, id, network.InspectOptions{}); cerrdefs.IsNotFound(err) {
 			return
 		}
+		_ = c.NetworkRemove(ctx, id)
 	}
 }
