@@ -303,7 +303,11 @@ func (s *swarmRuntime) Down(ctx context.Context, a *Agent) error {
 		return fmt.Errorf("down %s: %w", a.Name, err)
 	}
 	if ref := svc.Spec.TaskTemplate.ContainerSpec.Image; ref != svc.Spec.Labels[LabelImage] {
-		s.d.removeImage(ctx, ref) // a registry's name for the image
+		// A registry's name for the image: the tag goes, the image with
+		// the local one.
+		if _, err := s.api.ImageRemove(ctx, ref, image.RemoveOptions{}); err != nil && !cerrdefs.IsNotFound(err) {
+			return fmt.Errorf("down %s: untag %s: %w", a.Name, ref, err)
+		}
 	}
 	base, err := s.d.removeImage(ctx, svc.Spec.Labels[LabelImage])
 	if err != nil {
@@ -366,13 +370,26 @@ func (s *swarmRuntime) removeShared(ctx context.Context, bases ...string) {
 	}
 	for _, g := range gws {
 		if s.removeService(ctx, g.ID) == nil {
-			s.d.removeImage(ctx, g.Spec.TaskTemplate.ContainerSpec.Image)
+			s.removeTags(ctx, g.Spec.TaskTemplate.ContainerSpec.Image)
 		}
 	}
 	for _, name := range []string{SwarmNetwork, SwarmEdgeNetwork} {
 		if n, err := s.api.NetworkInspect(ctx, name, network.InspectOptions{}); err == nil && n.Labels[LabelManaged] == "true" {
 			removeNetwork(ctx, s.api, n.ID)
 		}
+	}
+}
+
+// removeTags removes every name of an image agentnet made (its local tag
+// and a registry's), and with the last the image, unless a container uses
+// it.
+func (s *swarmRuntime) removeTags(ctx context.Context, ref string) {
+	img, err := s.api.ImageInspect(ctx, ref)
+	if err != nil || img.Config == nil || img.Config.Labels[LabelManaged] != "true" {
+		return
+	}
+	for _, tag := range img.RepoTags {
+		_, _ = s.api.ImageRemove(ctx, tag, image.RemoveOptions{})
 	}
 }
 

@@ -5,6 +5,10 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +23,7 @@ import (
 	"github.com/docker/docker/api/types/network"
 	"github.com/docker/docker/api/types/swarm"
 	"github.com/docker/docker/client"
+	ggcrregistry "github.com/google/go-containerregistry/pkg/registry"
 
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/generation"
@@ -519,5 +524,60 @@ func TestSwarmJobs(t *testing.T) {
 			t.Logf("left: %s %s %v", c.ID[:12], c.State, c.Labels)
 		}
 		t.Errorf("%d services and %d containers of the jobs are left", len(svcs), len(cs))
+	}
+}
+
+// TestSwarmImageRegistry brings an agent up with an image registry (an
+// in-memory one on loopback, which the engine trusts without TLS): its
+// image is pushed there and its service runs the registry's name for it;
+// Down removes the service, and the local tags.
+func TestSwarmImageRegistry(t *testing.T) {
+	dc := dockerClient(t)
+	swarmManager(t, dc)
+	exe := agentnetBinary(t)
+	reg := httptest.NewServer(ggcrregistry.New(ggcrregistry.Logger(log.New(io.Discard, "", 0))))
+	defer reg.Close()
+	host := strings.TrimPrefix(reg.URL, "http://")
+	var suffix [3]byte
+	rand.Read(suffix[:])
+	name := "sr-" + hex.EncodeToString(suffix[:])
+	cleanupSwarm(t, dc, []string{name})
+	dir := writeBundle(t, name, `[sh, -c, "echo {{text}}"]`)
+	rt, err := deploy.Open("swarm", deploy.Config{Self: exe, Env: os.Environ(), ImageRegistry: host, ReadyTimeout: 3 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := rt.Up(t.Context(), deploy.Spec{Name: name, Bundle: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, _, err := dc.ServiceInspectWithRaw(t.Context(), a.ID, swarm.ServiceInspectOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := svc.Spec.TaskTemplate.ContainerSpec.Image
+	if !strings.HasPrefix(ref, host+"/agentnet-agent-"+name+":") {
+		t.Errorf("the service runs %s, want the registry's name for the agent image", ref)
+	}
+	repo, tag, _ := strings.Cut(strings.TrimPrefix(ref, host+"/"), ":")
+	resp, err := http.Get(reg.URL + "/v2/" + repo + "/manifests/" + tag)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("the registry has no manifest of %s: %v %v", ref, err, resp)
+	}
+	if resp != nil {
+		resp.Body.Close()
+	}
+	if err := rt.Down(t.Context(), a); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dc.ImageInspect(t.Context(), ref); err == nil {
+		t.Errorf("the local tag %s is still there after Down", ref)
+	}
+	others, _ := dc.ServiceList(t.Context(), swarm.ServiceListOptions{Filters: filters.NewArgs(filters.Arg("label", deploy.LabelRole+"=agent"))})
+	if len(others) == 0 {
+		imgs, _ := dc.ImageList(t.Context(), image.ListOptions{Filters: filters.NewArgs(filters.Arg("reference", host+"/*"))})
+		if len(imgs) > 0 {
+			t.Errorf("images named by the registry are left after Down: %v", imgs[0].RepoTags)
+		}
 	}
 }
