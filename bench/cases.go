@@ -215,11 +215,10 @@ func (r *run) record(ctx context.Context, c *tasks.Case, runner *orchestrator.Ru
 		}
 		return res, nil
 	}
-	output := tasks.Output{Text: out.Output.Text}
+	output := out.Output.ForChecks()
 	artDir := filepath.Join(dir, "artifacts")
-	for _, f := range out.Output.Files {
-		name := filepath.Base(f.Name)
-		output.Files = append(output.Files, tasks.File{Name: name, Data: f.Data})
+	for _, f := range output.Files {
+		name := f.Name
 		if err := os.MkdirAll(artDir, 0o755); err == nil && os.WriteFile(filepath.Join(artDir, name), f.Data, 0o644) == nil {
 			res.Artifacts = append(res.Artifacts, r.store.Rel(filepath.Join(artDir, name)))
 		}

@@ -340,10 +340,7 @@ func (e *evaluator) evalCase(ctx context.Context, c *tasks.Case, ec tasks.EvalCa
 		cres.Status, cres.Reason = eval.StatusGated, fmt.Sprintf("%s: %s", out.Outcome, out.Detail)
 		return cres, nil
 	}
-	output := tasks.Output{Text: out.Output.Text}
-	for _, f := range out.Output.Files {
-		output.Files = append(output.Files, tasks.File{Name: filepath.Base(f.Name), Data: f.Data})
-	}
+	output := out.Output.ForChecks()
 	// The case's own rubric, else the task's (with its weights).
 	rubric := ec.Rubric
 	if len(rubric) == 0 {

@@ -41,10 +41,7 @@ func (r *run) generateAll(ctx context.Context) error {
 // bundle's skills against the repo's ground truth.
 func (r *run) generate(ctx context.Context, repo tasks.Repo) (eval.RepoResult, error) {
 	res := eval.RepoResult{ID: repo.ID, Domain: repo.Domain, Skills: []eval.SkillText{}}
-	source := repo.Source
-	if !tasks.IsGitURL(source) && !filepath.IsAbs(source) {
-		source = filepath.Join(r.opts.Suite.Dir, source)
-	}
+	source := r.opts.Suite.SourceOf(repo)
 	out := filepath.Join(r.store.RepoDir(repo.ID), "bundle")
 	os.RemoveAll(out) // a half-finished attempt of an interrupted run
 	start := time.Now()
@@ -70,7 +67,7 @@ func (r *run) generate(ctx context.Context, repo tasks.Repo) (eval.RepoResult, e
 	}
 	for _, a := range rep.Attempts {
 		res.Attempts = append(res.Attempts, eval.AttemptResult{
-			N: a.N, OK: a.OK, Reason: joinReason(a.Stage, a.Reason),
+			N: a.N, OK: a.OK, Reason: a.Why(),
 			DurationMS: int64(a.Duration * 1000), TokensIn: a.Tokens.In, TokensOut: a.Tokens.Out,
 		})
 	}
@@ -131,16 +128,6 @@ func (r *run) deployAll(ctx context.Context) error {
 		})
 	}
 	return g.Wait()
-}
-
-func joinReason(stage, reason string) string {
-	switch {
-	case stage == "":
-		return reason
-	case reason == "":
-		return stage
-	}
-	return stage + ": " + reason
 }
 
 func round1(x float64) float64 { return float64(int64(x*10+0.5)) / 10 }

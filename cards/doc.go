@@ -14,5 +14,15 @@
 //		fmt.Println(p) // skills[1].id: duplicate skill id "top" (also skills[0]) [lint]
 //	}
 //
+// Cards are signed and verified as A2A 1.0 section 8.4 says (sign.go,
+// verify.go): a JWS over the card's RFC 8785 canonical JSON without its
+// signatures member (Canonicalize, SigningPayload), by Ed25519 or ES256 keys
+// kept in 0600 PKCS #8 files, checked against the key a signature embeds or
+// a trusted JWK Set; a jku is never fetched:
+//
+//	k, _ := cards.NewKey("ed25519")
+//	signed, _ := k.SignJSON(data)
+//	v := cards.VerifyJSON(signed, nil) // v.Verified.KeyID == k.KeyID()
+//
 // The package imports no HTTP server or client.
 package cards

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/agentnet/agentnet/cards"
 )
 
 // Spec is one agent to bring up.
@@ -64,6 +66,10 @@ type Config struct {
 	// images for the nodes to pull; empty, it loads them onto each node
 	// through the node's Docker API (or reads AGENTNET_IMAGE_REGISTRY).
 	ImageRegistry string
+	// SignKey, when set, signs each agent's card here; the agent gets only
+	// the signatures (host.CardSignaturesEnv). A bundle with its own server
+	// cannot be signed this way: Up fails for it.
+	SignKey *cards.SigningKey
 }
 
 var (

@@ -230,6 +230,13 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 			PidsLimit: ptr(int64(dockerPids)),
 		},
 	}
+	sigVar, err := d.cfg.cardSignaturesVar(b, url)
+	if err != nil {
+		return nil, false, fmt.Errorf("up %s: %w", spec.Name, err)
+	}
+	if sigVar != "" {
+		cfg.Env = append(cfg.Env, sigVar)
+	}
 	name := "agentnet-" + sanitize(spec.Name) + "-" + randomSuffix()
 	created, err := d.api.ContainerCreate(ctx, cfg, hc, nil, nil, name)
 	if err != nil {

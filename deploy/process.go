@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
 
+	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/internal/proc"
 )
 
@@ -88,6 +90,17 @@ func (p *process) start(ctx context.Context, spec Spec, bundleDir string) (*Agen
 	}
 	cmd := exec.Command(p.cfg.Self, args...)
 	cmd.Env = p.cfg.Env
+	if p.cfg.SignKey != nil {
+		b, err := bundle.Load(bundleDir)
+		if err != nil {
+			return nil, fmt.Errorf("up %s: %w", spec.Name, err)
+		}
+		sigVar, err := p.cfg.cardSignaturesVar(b, url)
+		if err != nil {
+			return nil, fmt.Errorf("up %s: %w", spec.Name, err)
+		}
+		cmd.Env = append(slices.Clone(p.cfg.Env), sigVar)
+	}
 	cmd.Dir = bundleDir
 	if logf != nil {
 		cmd.Stdout, cmd.Stderr = logf, logf

@@ -153,6 +153,15 @@ func (s *swarmRuntime) up(ctx context.Context, spec Spec, b *bundle.Bundle, node
 	url := gw + name + "/"
 	labels := map[string]string{LabelManaged: "true", LabelRole: "agent", LabelAgent: spec.Name, LabelBundle: b.Dir, LabelImage: imageRef}
 	svc := s.agentService(swarmServicePrefix+name, ref, bundleInImage, url, labels)
+	// The card's signatures, made here: the key never reaches the swarm.
+	sigVar, err := s.d.cfg.cardSignaturesVar(b, url)
+	if err != nil {
+		s.d.removeImage(context.WithoutCancel(ctx), imageRef)
+		return nil, baseRef, err
+	}
+	if sigVar != "" {
+		svc.TaskTemplate.ContainerSpec.Env = append(svc.TaskTemplate.ContainerSpec.Env, sigVar)
+	}
 	created, err := s.api.ServiceCreate(ctx, svc, swarm.ServiceCreateOptions{})
 	if err != nil {
 		s.d.removeImage(context.WithoutCancel(ctx), imageRef)

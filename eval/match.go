@@ -1,38 +1,16 @@
 package eval
 
 import (
-	"math"
-	"strings"
-
-	"github.com/agentnet/agentnet/internal/bm25"
-	"github.com/agentnet/agentnet/internal/lazyregexp"
+	"github.com/agentnet/agentnet/internal/skillmatch"
 	"github.com/agentnet/agentnet/tasks"
 )
 
 // DefaultMatchThreshold is the similarity from which a generated skill and
 // a ground-truth skill are taken to describe the same capability, when the
-// pair also stands out among the repo's pairs (see decide).
-//
-// It and the constants below were chosen on the tune split of the labeled
-// pairs in testdata/match (see match_calib_test.go and BENCHMARKS.md).
-const DefaultMatchThreshold = 0.25
-
-const (
-	// colShare: a ground-truth skill matches only the generated skills
-	// within this share of the similarity of its most similar one — many
-	// subcommands may offer one capability, but not the ones that merely
-	// share its domain's words.
-	colShare = 0.6
-	// rowShare: likewise, a generated skill matches only the ground-truth
-	// skills within this share of its most similar one; lower than colShare
-	// because one program often offers several annotated capabilities.
-	rowShare = 0.55
-	// The weights of the two label readings against the description's
-	// Dice coefficient (pairReading.score): a label hit is strong evidence
-	// only when its words are rare in the repo, which the idf weighing says.
-	nameInWeight  = 0.5
-	truthInWeight = 0.5
-)
+// pair also stands out among the repo's pairs. It was chosen on the tune
+// split of the labeled pairs in testdata/match (see match_calib_test.go and
+// BENCHMARKS.md).
+const DefaultMatchThreshold = skillmatch.DefaultThreshold
 
 // SkillText is what the matcher reads of a generated skill.
 type SkillText struct {
@@ -56,120 +34,8 @@ type SkillMatch struct {
 }
 
 // Similarity is the rule matcher's normalised lexical similarity of two
-// texts: the Dice coefficient of their sets of normalised content words
-// (lower-cased, stop words dropped, light stemming — the same normalisation
-// as BM25 routing), in 0–1. MatchSkills weighs the words by how rare they
-// are among the skills compared; Similarity weighs them equally.
-func Similarity(a, b string) float64 { return weightedDice(wordSet(a), wordSet(b), nil) }
-
-// weightedDice is 2·w(A∩B)/(w(A)+w(B)), with weight 1 for words missing
-// from idf.
-func weightedDice(a, b map[string]bool, idf map[string]float64) float64 {
-	w := func(t string) float64 {
-		if v, ok := idf[t]; ok {
-			return v
-		}
-		return 1
-	}
-	var shared, total float64
-	for t := range a {
-		total += w(t)
-		if b[t] {
-			shared += w(t)
-		}
-	}
-	for t := range b {
-		total += w(t)
-	}
-	if total == 0 {
-		return 0
-	}
-	return 2 * shared / total
-}
-
-// idfOver returns ln(1 + N/df) for every word of the texts: words that every
-// skill of a repo shares ("mass", "formula" in a chemistry tool) say little
-// about which skill is which.
-func idfOver(sets []map[string]bool) map[string]float64 {
-	df := map[string]int{}
-	for _, s := range sets {
-		for t := range s {
-			df[t]++
-		}
-	}
-	idf := make(map[string]float64, len(df))
-	for t, n := range df {
-		idf[t] = math.Log(1 + float64(len(sets))/float64(n))
-	}
-	return idf
-}
-
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, t := range bm25.Tokenize(s) {
-		m[t] = true
-	}
-	return m
-}
-
-// maxViews bounds the sentences of a description read as separate views.
-const maxViews = 6
-
-// views returns the word sets a skill is compared by: its label alone
-// (id and name), then the label with the first sentence of its
-// description, the first two, and so on to the whole. A description says
-// what the skill does first and adds details after; the details must not
-// cost a skill the match its opening sentences earn, and a detail alone
-// never makes one.
-func views(label, desc string) []map[string]bool {
-	out := []map[string]bool{wordSet(label)}
-	sents := sentences(desc)
-	if len(sents) > maxViews {
-		sents = append(sents[:maxViews-1], strings.Join(sents[maxViews-1:], " "))
-	}
-	text := label
-	for _, s := range sents {
-		text += " " + s
-		out = append(out, wordSet(text))
-	}
-	if len(sents) == 0 {
-		out = append(out, out[0])
-	}
-	return out
-}
-
-// sentenceEnd is a full stop, question or exclamation mark followed by
-// space and a capital letter or digit: "... per cluster. Lines whose ...".
-var sentenceEnd = lazyregexp.New(`[.!?]["')\]]?(\s+)[\p{Lu}\d]`)
-
-// sentences splits s at its sentence ends; the stop after a single letter
-// ("e.g. 4:3", "J. Smith") is an abbreviation, not an end.
-func sentences(s string) []string {
-	s = strings.Join(strings.Fields(s), " ")
-	var out []string
-	from := 0
-	for from < len(s) {
-		loc := sentenceEnd.FindStringSubmatchIndex(s[from:])
-		if loc == nil {
-			break
-		}
-		stop, next := from+loc[2], from+loc[3]
-		word := s[:from+loc[0]]
-		if i := strings.LastIndexAny(word, " ."); i >= 0 {
-			word = word[i+1:]
-		}
-		if s[from+loc[0]] == '.' && len([]rune(word)) == 1 {
-			from = next
-			continue
-		}
-		out = append(out, s[:stop])
-		s, from = s[next:], 0
-	}
-	if s != "" {
-		out = append(out, s)
-	}
-	return out
-}
+// texts, in 0–1 (see skillmatch.Similarity).
+func Similarity(a, b string) float64 { return skillmatch.Similarity(a, b) }
 
 // MatchSkills matches generated skills against ground truth with the rule
 // matcher (MatchPairs) and derives precision and recall from its pairs:
@@ -178,42 +44,8 @@ func sentences(s string) []string {
 // similar generated skill among its pairs. With no generated skills
 // precision is 0; with no ground truth recall is 0.
 func MatchSkills(generated []SkillText, truth []tasks.Skill, threshold float64) SkillMatch {
-	sims := similarities(generated, truth)
-	same := decide(sims, threshold)
-	m := SkillMatch{Supported: make([]string, len(generated)), Covered: map[string]string{}}
-	best := make([]float64, len(truth))
-	supported, covered := 0, 0
-	for i, g := range generated {
-		top := -1.0
-		for j, t := range truth {
-			if !same[i][j] {
-				continue
-			}
-			if sims[i][j] > top {
-				top, m.Supported[i] = sims[i][j], t.ID
-			}
-			if sims[i][j] > best[j] || m.Covered[t.ID] == "" {
-				best[j], m.Covered[t.ID] = sims[i][j], g.ID
-			}
-		}
-		if m.Supported[i] != "" {
-			supported++
-		}
-	}
-	for _, t := range truth {
-		if m.Covered[t.ID] != "" {
-			covered++
-		} else {
-			m.Covered[t.ID] = ""
-		}
-	}
-	if len(generated) > 0 {
-		m.Precision = float64(supported) / float64(len(generated))
-	}
-	if len(truth) > 0 {
-		m.Recall = float64(covered) / float64(len(truth))
-	}
-	return m
+	m := skillmatch.Match(toMatch(generated), truthOf(truth), threshold)
+	return SkillMatch{Precision: m.Precision, Recall: m.Recall, Supported: m.Supported, Covered: m.Covered}
 }
 
 // MatchPairs is the rule matcher's decision for every pair of a repo's
@@ -222,185 +54,21 @@ func MatchSkills(generated []SkillText, truth []tasks.Skill, threshold float64) 
 // (how rare each word is among its skills, which pairs compete), so it is
 // made per repo, never per pair alone.
 func MatchPairs(generated []SkillText, truth []tasks.Skill, threshold float64) [][]bool {
-	return decide(similarities(generated, truth), threshold)
+	return skillmatch.Pairs(toMatch(generated), truthOf(truth), threshold)
 }
 
-// similarities returns how strongly each pair's texts say they are one
-// capability, in 0–1: the strongest of three readings (see readPair), words
-// weighed by how rare they are among the repo's skills.
-func similarities(generated []SkillText, truth []tasks.Skill) [][]float64 {
-	gs, ts := make([]readSkill, len(generated)), make([]readSkill, len(truth))
-	var all []map[string]bool
-	for i, g := range generated {
-		gs[i] = readGenerated(g)
-		all = append(all, gs[i].all)
-	}
-	for j, t := range truth {
-		ts[j] = readTruth(t)
-		all = append(all, ts[j].all)
-	}
-	idf := idfOver(all)
-	idfCap := math.Log(1 + float64(len(all))/2) // the idf of a word two skills share
-	sims := make([][]float64, len(generated))
-	for i := range generated {
-		sims[i] = make([]float64, len(truth))
-		for j := range truth {
-			sims[i][j] = readPair(gs[i], ts[j], idf, idfCap).score()
-		}
-	}
-	return sims
-}
-
-// readSkill is what the matcher reads of one skill.
-type readSkill struct {
-	label  map[string]bool   // the words of its id and name: a concise label of the capability
-	views  []map[string]bool // see views
-	params map[string]bool   // the words of its parameters' names and descriptions
-	all    map[string]bool   // every word above
-}
-
-func readGenerated(g SkillText) readSkill {
-	r := readSkill{label: identWords(g.ID + " " + g.Name), views: views(g.ID+" "+g.Name, g.Description), params: map[string]bool{}}
-	for _, p := range g.Params {
-		for w := range identWords(p) {
-			r.params[w] = true
-		}
-	}
-	r.all = union(r.label, r.views[len(r.views)-1], r.params)
-	return r
-}
-
-func readTruth(t tasks.Skill) readSkill {
-	r := readSkill{label: identWords(t.ID), views: views(t.ID, t.Description), params: map[string]bool{}}
-	r.all = union(r.label, r.views[len(r.views)-1])
-	return r
-}
-
-// pairReading is the evidence that two skills are one capability, each
-// reading in 0–1.
-type pairReading struct {
-	// dice: the closest views' weighted Dice coefficient (label against
-	// label, or the openings of the descriptions).
-	dice float64
-	// nameIn: the share of the generated skill's label found in the
-	// ground-truth skill's text — a subcommand named "blend multiply"
-	// offers "blend two images with a mode such as multiply".
-	nameIn float64
-	// truthIn: the share of the ground-truth skill's label found anywhere
-	// in the generated skill, parameters included — one program whose
-	// "increment" parameter offers "version-increment".
-	truthIn float64
-}
-
-func (p pairReading) score() float64 {
-	return max(p.dice, nameInWeight*p.nameIn, truthInWeight*p.truthIn)
-}
-
-func readPair(g, t readSkill, idf map[string]float64, idfCap float64) pairReading {
-	p := pairReading{dice: weightedDice(g.views[0], t.views[0], idf)}
-	for _, gv := range g.views[1:] {
-		for _, tv := range t.views[1:] {
-			p.dice = max(p.dice, weightedDice(gv, tv, idf))
-		}
-	}
-	p.nameIn = weightedShare(g.label, t.all, idf, idfCap)
-	p.truthIn = weightedShare(t.label, g.all, idf, idfCap)
-	return p
-}
-
-// weightedShare is how much of a is found in b, in 0–1: the idf weights of
-// the words of a that b holds, over top (the idf of a word only two skills
-// share, the strongest evidence a shared word gives) for each word of a. A
-// hit on words every skill of the repo uses ("image", "table") counts
-// little. A word counts as found when b holds it, or a word it is a
-// prefix of or that is a prefix of it, of at least minPrefix letters:
-// "spark" and "sparkline".
-func weightedShare(a, b map[string]bool, idf map[string]float64, top float64) float64 {
-	var found, total float64
-	for w := range a {
-		v, ok := idf[w]
-		if !ok {
-			v = 1
-		}
-		total += top
-		if hasWord(b, w) {
-			found += v
-		}
-	}
-	if total == 0 {
-		return 0
-	}
-	return min(1, found/total)
-}
-
-// minPrefix is the shortest shared beginning that makes two words one.
-const minPrefix = 5
-
-func hasWord(set map[string]bool, w string) bool {
-	if set[w] {
-		return true
-	}
-	if len(w) < minPrefix {
-		return false
-	}
-	for v := range set {
-		if len(v) >= minPrefix && (strings.HasPrefix(v, w) || strings.HasPrefix(w, v)) {
-			return true
-		}
-	}
-	return false
-}
-
-func union(sets ...map[string]bool) map[string]bool {
-	out := map[string]bool{}
-	for _, s := range sets {
-		for w := range s {
-			out[w] = true
-		}
+func toMatch(gs []SkillText) []skillmatch.Skill {
+	out := make([]skillmatch.Skill, len(gs))
+	for i, g := range gs {
+		out[i] = skillmatch.Skill{ID: g.ID, Name: g.Name, Description: g.Description, Params: g.Params}
 	}
 	return out
 }
 
-// identWords reads identifiers as words: "toDatetime" is "to Datetime",
-// "html2markdown" is "html 2 markdown" (but "x509" and "mp3" stay whole).
-func identWords(s string) map[string]bool {
-	s = camelCase.ReplaceAllString(s, "$1 $2")
-	s = digitJoin.ReplaceAllString(s, "$1 $2 $3")
-	return wordSet(s)
-}
-
-var (
-	camelCase = lazyregexp.New(`(\p{Ll})(\p{Lu})`)
-	digitJoin = lazyregexp.New(`(\pL{2,})(\d+)(\pL{2,})`)
-)
-
-// decide turns similarities into pairs. A ground-truth skill matches the
-// generated skills that reach threshold and are within colShare of its
-// most similar one, when the pair is also within rowShare of the generated
-// skill's most similar ground-truth skill.
-func decide(sims [][]float64, threshold float64) [][]bool {
-	same := make([][]bool, len(sims))
-	for i := range sims {
-		same[i] = make([]bool, len(sims[i]))
+func truthOf(ts []tasks.Skill) []skillmatch.Skill {
+	out := make([]skillmatch.Skill, len(ts))
+	for i, t := range ts {
+		out[i] = skillmatch.Skill{ID: t.ID, Description: t.Description}
 	}
-	if len(sims) == 0 {
-		return same
-	}
-	rowTop := make([]float64, len(sims))
-	for i := range sims {
-		for _, s := range sims[i] {
-			rowTop[i] = max(rowTop[i], s)
-		}
-	}
-	for j := range sims[0] {
-		top := 0.0
-		for i := range sims {
-			top = max(top, sims[i][j])
-		}
-		for i := range sims {
-			s := sims[i][j]
-			same[i][j] = s >= threshold && s >= colShare*top && s >= rowShare*rowTop[i]
-		}
-	}
-	return same
+	return out
 }

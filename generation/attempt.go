@@ -40,6 +40,29 @@ type Report struct {
 // OK reports whether some attempt passed the gate.
 func (r *Report) OK() bool { return r.Chosen > 0 }
 
+// Why says why no attempt passed: the last attempt's stage and reason
+// ("" when one passed).
+func (r *Report) Why() string {
+	if r.OK() {
+		return ""
+	}
+	if n := len(r.Attempts); n > 0 && r.Attempts[n-1].Why() != "" {
+		return r.Attempts[n-1].Why()
+	}
+	return "no attempt passed the gate"
+}
+
+// Why is the attempt's stage and reason as one line: "build: exit 1".
+func (a Attempt) Why() string {
+	switch {
+	case a.Stage == "":
+		return a.Reason
+	case a.Reason == "":
+		return a.Stage
+	}
+	return a.Stage + ": " + a.Reason
+}
+
 // Successes counts the attempts that passed (the c of pass@k).
 func (r *Report) Successes() int {
 	n := 0

@@ -192,7 +192,7 @@ func (s *session) callOnce(ctx context.Context, card *a2a.AgentCard, agentOrigin
 		switch e := ev.(type) {
 		case *a2a.Task:
 			res.taskID, res.contextID, res.state = string(e.ID), e.ContextID, e.Status.State
-			statusMsg = messageText(e.Status.Message)
+			statusMsg = MessageText(e.Status.Message)
 			for _, a := range e.Artifacts {
 				addArtifact(a, false)
 			}
@@ -202,7 +202,7 @@ func (s *session) callOnce(ctx context.Context, card *a2a.AgentCard, agentOrigin
 			res.state = a2a.TaskStateCompleted
 		case *a2a.TaskStatusUpdateEvent:
 			res.taskID, res.contextID, res.state = string(e.TaskID), e.ContextID, e.Status.State
-			if t := messageText(e.Status.Message); t != "" {
+			if t := MessageText(e.Status.Message); t != "" {
 				statusMsg = t
 			}
 		case *a2a.TaskArtifactUpdateEvent:
@@ -224,7 +224,7 @@ func (s *session) callOnce(ctx context.Context, card *a2a.AgentCard, agentOrigin
 			s.cancelTask(ctx, client, res)
 			return res
 		}
-		res.state, statusMsg = task.Status.State, messageText(task.Status.Message)
+		res.state, statusMsg = task.Status.State, MessageText(task.Status.Message)
 		for _, a := range task.Artifacts {
 			addArtifact(a, false)
 		}
@@ -253,12 +253,12 @@ func (s *session) callOnce(ctx context.Context, card *a2a.AgentCard, agentOrigin
 		res.outcome, res.detail = AgentFailed, "the agent asked for more input: "+statusMsg
 	case a2a.TaskStateFailed, a2a.TaskStateRejected, a2a.TaskStateCanceled:
 		res.outcome = AgentFailed
-		res.detail = fmt.Sprintf("the task ended %s", stateName(res.state))
+		res.detail = fmt.Sprintf("the task ended %s", StateName(res.state))
 		if statusMsg != "" {
 			res.detail += ": " + statusMsg
 		}
 	default:
-		res.outcome, res.detail = ProtocolError, fmt.Sprintf("the answer ended without a final task state (last: %s)", stateName(res.state))
+		res.outcome, res.detail = ProtocolError, fmt.Sprintf("the answer ended without a final task state (last: %s)", StateName(res.state))
 	}
 	return res
 }
@@ -367,7 +367,8 @@ func collect(parts []*a2a.Part, arts map[a2a.ArtifactID]*a2a.Artifact, order []a
 	return out, list
 }
 
-func messageText(m *a2a.Message) string {
+// MessageText is the text of a message's parts, trimmed ("" for nil).
+func MessageText(m *a2a.Message) string {
 	if m == nil {
 		return ""
 	}
@@ -380,8 +381,8 @@ func messageText(m *a2a.Message) string {
 	return strings.TrimSpace(b.String())
 }
 
-// stateName is a task state as people say it: "completed", "failed".
-func stateName(s a2a.TaskState) string {
+// StateName is a task state as people say it: "completed", "failed".
+func StateName(s a2a.TaskState) string {
 	if s == a2a.TaskStateUnspecified {
 		return "none"
 	}

@@ -48,3 +48,13 @@ func MediaType(name string, data []byte) string {
 	}
 	return http.DetectContentType(data)
 }
+
+// ForChecks is the output as a case's checks read it: the text, and each
+// file by its base name.
+func (o Output) ForChecks() tasks.Output {
+	out := tasks.Output{Text: o.Text}
+	for _, f := range o.Files {
+		out.Files = append(out.Files, tasks.File{Name: filepath.Base(f.Name), Data: f.Data})
+	}
+	return out
+}

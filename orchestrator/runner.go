@@ -441,7 +441,7 @@ func (s *session) step(ctx context.Context, ch Chain, i int, prev *Output, rec *
 	callEnd := time.Now()
 	rec.CallMS = ms(callEnd.Sub(callStart))
 	rec.Outcome, rec.Detail, rec.Attempts = cr.outcome, cr.detail, cr.attempts
-	rec.State, rec.TaskID, rec.ContextID = stateName(cr.state), cr.taskID, cr.contextID
+	rec.State, rec.TaskID, rec.ContextID = StateName(cr.state), cr.taskID, cr.contextID
 	if cr.state == a2a.TaskStateUnspecified {
 		rec.State = ""
 	}

@@ -50,6 +50,10 @@ type Record struct {
 
 	Health Health `json:"health"`
 
+	// Signature is the key the card is signed by, verified again each time
+	// the record is read; absent for an unsigned card.
+	Signature *Signature `json:"signature,omitempty"`
+
 	// History lists the most recent registrations, newest first. Only Get
 	// fills it.
 	History []Revision `json:"history,omitempty"`

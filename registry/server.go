@@ -41,8 +41,12 @@ type ServerConfig struct {
 	// DenyPrivate refuses card fetches from non-public addresses
 	// (WithDenyPrivate).
 	DenyPrivate bool
-	Logger      *slog.Logger
-	Prober      []ProberOption
+	// TrustedKeys, when set, are the only keys card signatures verify
+	// against (WithTrustedKeys); RequireSigned refuses unsigned cards.
+	TrustedKeys   *cards.TrustedKeys
+	RequireSigned bool
+	Logger        *slog.Logger
+	Prober        []ProberOption
 }
 
 // Server is a running registry: store, service, health prober and HTTP
@@ -79,7 +83,8 @@ func Start(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		store.Close()
 		return nil, &ListenError{Addr: cfg.Addr, Err: err}
 	}
-	svc := NewService(store, CardsValidator, WithLogger(cfg.Logger), WithDenyPrivate(cfg.DenyPrivate))
+	svc := NewService(store, CardsValidator, WithLogger(cfg.Logger), WithDenyPrivate(cfg.DenyPrivate),
+		WithTrustedKeys(cfg.TrustedKeys), WithRequireSigned(cfg.RequireSigned))
 	s := &Server{
 		URL:   advertisedURL(ln.Addr().(*net.TCPAddr)),
 		store: store,
@@ -101,7 +106,8 @@ func Start(ctx context.Context, cfg ServerConfig) (*Server, error) {
 		NewProber(svc, cfg.Prober...).Run(pctx)
 	}()
 	go func() { s.served <- s.srv.Serve(ln) }()
-	cfg.Logger.Info("registry serving", "url", s.URL, "db", RedactDB(cfg.DB), "auth", cfg.Token != "", "deny_private", cfg.DenyPrivate)
+	cfg.Logger.Info("registry serving", "url", s.URL, "db", RedactDB(cfg.DB), "auth", cfg.Token != "", "deny_private", cfg.DenyPrivate,
+		"require_signed", cfg.RequireSigned, "trusted_keys", cfg.TrustedKeys.Len())
 	return s, nil
 }
 

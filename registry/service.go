@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"github.com/agentnet/agentnet/cards"
 )
 
 // CardValidator checks a fetched card's JSON. The cards package provides the
@@ -51,6 +53,9 @@ type Service struct {
 	now       func() time.Time
 	log       *slog.Logger
 	maxSkills int
+
+	trusted       *cards.TrustedKeys
+	requireSigned bool
 }
 
 // Option configures a Service.
@@ -63,6 +68,9 @@ type serviceConfig struct {
 	now       func() time.Time
 	log       *slog.Logger
 	maxSkills int
+
+	trusted       *cards.TrustedKeys
+	requireSigned bool
 }
 
 // WithFetchTimeout bounds each card fetch (default DefaultFetchTimeout).
@@ -111,6 +119,9 @@ func NewService(store Store, v CardValidator, opts ...Option) *Service {
 		now:       cfg.now,
 		log:       cfg.log,
 		maxSkills: cfg.maxSkills,
+
+		trusted:       cfg.trusted,
+		requireSigned: cfg.requireSigned,
 	}
 }
 
@@ -140,13 +151,18 @@ func (s *Service) Register(ctx context.Context, rawURL string) (Record, bool, er
 		return Record{}, false, fmt.Errorf("register %s: %w", base, err)
 	}
 	e, probs := s.entry(base, raw)
-	if len(probs) > 0 {
+	sig, sigProbs := s.verifyCard(raw)
+	if probs = append(probs, sigProbs...); len(probs) > 0 {
 		return Record{}, false, &InvalidError{Subject: base, Problems: probs}
+	}
+	if err := s.checkUpdate(ctx, e.ID, sig); err != nil {
+		return Record{}, false, err
 	}
 	rec, created, err := s.store.Put(ctx, e)
 	if err != nil {
 		return Record{}, false, fmt.Errorf("register %s: %w", base, err)
 	}
+	rec.Signature = sig
 	s.log.Info("registered agent", "agent", rec.ID, "url", base, "name", rec.Name, "created", created)
 	return rec, created, nil
 }
@@ -215,7 +231,11 @@ func canonicalJSON(raw []byte) ([]byte, error) {
 
 // Get returns one record with its history, or an error wrapping ErrNotFound.
 func (s *Service) Get(ctx context.Context, id string) (Record, error) {
-	return s.store.Get(ctx, id)
+	rec, err := s.store.Get(ctx, id)
+	if err == nil {
+		s.withSignature(&rec)
+	}
+	return rec, err
 }
 
 // Delete removes a record, or returns an error wrapping ErrNotFound.
@@ -233,7 +253,7 @@ func (s *Service) List(ctx context.Context, q Query) (Page, error) {
 	if err := checkQuery(q); err != nil {
 		return Page{}, err
 	}
-	return s.store.Find(ctx, q)
+	return s.find(ctx, q)
 }
 
 // Search ranks agents by relevance to q.Text, which is required. Down agents
@@ -248,7 +268,13 @@ func (s *Service) Search(ctx context.Context, q Query) (Page, error) {
 	if len(q.Statuses) == 0 {
 		q.Statuses = []Status{StatusUp, StatusChanged}
 	}
-	return s.store.Find(ctx, q)
+	return s.find(ctx, q)
+}
+
+func (s *Service) find(ctx context.Context, q Query) (Page, error) {
+	page, err := s.store.Find(ctx, q)
+	s.withSignatures(page.Hits)
+	return page, err
 }
 
 func checkQuery(q Query) error {

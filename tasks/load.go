@@ -112,6 +112,15 @@ func (v *validator) suite() {
 	}
 }
 
+// SourceOf is where repo r's code is: its git URL, or its local path made
+// absolute against the suite's folder.
+func (s *Suite) SourceOf(r Repo) string {
+	if IsGitURL(r.Source) || filepath.IsAbs(r.Source) {
+		return r.Source
+	}
+	return filepath.Join(s.Dir, r.Source)
+}
+
 // IsGitURL reports whether source names a remote git repository rather
 // than a local path.
 func IsGitURL(source string) bool {

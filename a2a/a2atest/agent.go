@@ -18,6 +18,8 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2acompat/a2av0"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"github.com/a2aproject/a2a-go/v2/a2asrv/taskstore"
+
+	"github.com/agentnet/agentnet/cards"
 )
 
 // Fault names the one rule a test agent breaks.
@@ -67,6 +69,10 @@ const (
 	StreamNeverCloses Fault = "stream-never-closes" // the stream stays open after the final event
 	StreamUndeclared  Fault = "stream-undeclared"   // streaming works but the card does not declare it
 	PushWrongCode     Fault = "push-wrong-code"     // push config without the capability is answered -32601
+
+	// The card's signature (the well-behaved agent signs its card).
+	UnsignedCard Fault = "unsigned-card" // the card carries no signature
+	BadSignature Fault = "bad-signature" // the card changed after it was signed
 )
 
 // Faults lists every fault but None.
@@ -77,7 +83,17 @@ var Faults = []Fault{
 	ParseErrorCode, InvalidRequestCode, MethodNotFoundCode, InvalidParamsCode, IDNotEchoed, AnswersNotifications, ResponseContentType,
 	SendNotTaskOrMessage, TaskNotFoundCode, HistoryIgnored, CancelFinished, FollowUpAccepted,
 	StreamContentType, StreamNotEnvelope, StreamNeverCloses, StreamUndeclared, PushWrongCode,
+	UnsignedCard, BadSignature,
 }
+
+// signingKey signs the test agents' cards.
+var signingKey = sync.OnceValue(func() *cards.SigningKey {
+	k, err := cards.NewKey("ed25519")
+	if err != nil {
+		panic(fmt.Sprintf("a2atest: signing key: %v", err))
+	}
+	return k
+})
 
 // Option changes the test agent's card.
 type Option func(*a2a.AgentCard)
@@ -137,11 +153,15 @@ func New(f Fault, opts ...Option) *Agent {
 		o(card)
 	}
 	caps := card.Capabilities // what the handler enforces
-	store := taskstore.NewInMemory(nil)
+	// Every caller is one user, so that ListTasks lists the tasks it made
+	// (a2a-go's default store refuses ListTasks without an authenticator).
+	store := taskstore.NewInMemory(&taskstore.InMemoryStoreConfig{
+		Authenticator: func(context.Context) (string, error) { return "audit", nil },
+	})
 	handler := a2asrv.NewHandler(echo{},
 		a2asrv.WithLogger(slog.New(slog.DiscardHandler)),
 		a2asrv.WithTaskStore(store),
-		a2asrv.WithCallInterceptors(finishedGuard{store: store}),
+		a2asrv.WithCallInterceptors(versionGuard{}, finishedGuard{store: store}),
 		a2asrv.WithCapabilityChecks(&caps))
 	ag := &Agent{Server: srv, fault: f, done: make(chan struct{}),
 		v1: a2asrv.NewJSONRPCHandler(handler), v0: a2av0.NewJSONRPCHandler(handler)}
@@ -205,6 +225,15 @@ func cardJSON(card *a2a.AgentCard, f Fault, url, hostport string) []byte {
 	data, err := json.Marshal(m)
 	if err != nil {
 		panic(fmt.Sprintf("a2atest: encode the card: %v", err))
+	}
+	if f == UnsignedCard {
+		return data
+	}
+	if data, err = signingKey().SignJSON(data); err != nil {
+		panic(fmt.Sprintf("a2atest: sign the card: %v", err))
+	}
+	if f == BadSignature {
+		data = bytes.Replace(data, []byte(`"version":"`), []byte(`"version":"9`), 1)
 	}
 	return data
 }
@@ -278,7 +307,7 @@ func (ag *Agent) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	case f == MethodNotFoundCode && valid && method != "" && !knownMethods[method]:
 		writeError(w, id, -32600, "invalid request")
 		return
-	case f == SendNotTaskOrMessage && is(method, "SendMessage", "message/send") && wellFormedSend(body):
+	case f == SendNotTaskOrMessage && is(method, "SendMessage", "message/send") && wellFormedSend(body) && supportedVersion(r.Header.Get(a2a.SvcParamVersion)):
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(map[string]any{"jsonrpc": "2.0", "id": id, "result": map[string]any{"status": "ok"}})
 		return
@@ -517,4 +546,25 @@ func (g finishedGuard) Before(ctx context.Context, _ *a2asrv.CallContext, req *a
 		return ctx, nil, nil
 	}
 	return ctx, nil, a2a.NewError(a2a.ErrUnsupportedOperation, fmt.Sprintf("task %s is finished", r.Message.TaskID))
+}
+
+// versionGuard refuses an A2A-Version the agent does not speak (A2A 1.0
+// section 3.6.2; an empty one means 0.3).
+type versionGuard struct {
+	a2asrv.PassthroughCallInterceptor
+}
+
+func (versionGuard) Before(ctx context.Context, cc *a2asrv.CallContext, _ *a2asrv.Request) (context.Context, any, error) {
+	if vs, ok := cc.ServiceParams().Get(a2a.SvcParamVersion); ok && len(vs) > 0 {
+		if v := vs[0]; !supportedVersion(v) {
+			return ctx, nil, a2a.NewError(a2a.ErrVersionNotSupported, fmt.Sprintf("A2A-Version %s is not supported (1.0 and 0.3 are)", v))
+		}
+	}
+	return ctx, nil, nil
+}
+
+// supportedVersion reports whether the agent speaks A2A version v (empty
+// means 0.3).
+func supportedVersion(v string) bool {
+	return v == "" || strings.HasPrefix(v, "1.") || strings.HasPrefix(v, "0.")
 }

@@ -11,6 +11,9 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
+	"github.com/a2aproject/a2a-go/v2/a2apb/v1"
+
 	"github.com/agentnet/agentnet/cards"
 )
 
@@ -64,6 +67,10 @@ func WithStreamGrace(d time.Duration) Option {
 	}
 }
 
+// WithTrustedKeys makes the card signature checks verify against these
+// public keys instead of the key each signature embeds.
+func WithTrustedKeys(t *cards.TrustedKeys) Option { return func(a *auditor) { a.trusted = t } }
+
 // WithTransport sets the HTTP transport under the audit's origin guard
 // (default: a clone of http.DefaultTransport without proxy).
 func WithTransport(rt http.RoundTripper) Option { return func(a *auditor) { a.transport = rt } }
@@ -74,7 +81,41 @@ type auditor struct {
 	parallel    int
 	streamGrace time.Duration
 	transport   http.RoundTripper
+	trusted     *cards.TrustedKeys
+	bindings    map[string]bool // the bindings to probe; nil: all
+	extra       []string        // further origins that may be contacted
+	allowed     map[string]bool // the origins that may be contacted
 }
+
+// The bindings WithBindings names.
+const (
+	BindingJSONRPC = "jsonrpc"
+	BindingREST    = "rest"
+	BindingGRPC    = "grpc"
+)
+
+// Bindings lists the protocol bindings the audit speaks.
+var Bindings = []string{BindingJSONRPC, BindingREST, BindingGRPC}
+
+// WithBindings limits the binding checks to these bindings (default: every
+// binding the card declares).
+func WithBindings(names ...string) Option {
+	return func(a *auditor) {
+		a.bindings = map[string]bool{}
+		for _, n := range names {
+			a.bindings[n] = true
+		}
+	}
+}
+
+// WithAllowedOrigins lets the audit contact these origins too (scheme://
+// host:port, or host:port for gRPC): an interface the card puts on another
+// port, as a gRPC server beside its card server.
+func WithAllowedOrigins(origins ...string) Option {
+	return func(a *auditor) { a.extra = append(a.extra, origins...) }
+}
+
+func (a *auditor) probes(binding string) bool { return a.bindings == nil || a.bindings[binding] }
 
 // InvalidURLError reports a URL Audit cannot audit.
 type InvalidURLError struct {
@@ -132,6 +173,17 @@ func Audit(ctx context.Context, urls []string, opts ...Option) (*Report, error) 
 		bases = append(bases, u)
 		allowed[origin(u)] = true
 	}
+	for _, o := range a.extra {
+		if !strings.Contains(o, "://") {
+			o = "http://" + o
+		}
+		u, err := url.Parse(o)
+		if err != nil || u.Host == "" {
+			return nil, &InvalidURLError{o, "not an origin (scheme://host:port or host:port)"}
+		}
+		allowed[origin(u)] = true
+	}
+	a.allowed = allowed
 	c := newClient(allowed, a.timeout, a.maxBody, a.transport)
 
 	runs := make([]*run, len(bases))
@@ -174,6 +226,20 @@ type run struct {
 	results  []Result
 	cardObj  map[string]any
 	versions []string
+	// answers holds the reply text to the sample message, by binding.
+	answers map[string]string
+	order   []string
+}
+
+// answer records the reply a binding gave to the sample message.
+func (r *run) answer(binding, text string) {
+	if r.answers == nil {
+		r.answers = map[string]string{}
+	}
+	if _, ok := r.answers[binding]; !ok {
+		r.order = append(r.order, binding)
+	}
+	r.answers[binding] = text
 }
 
 func (r *run) add(id, version string, st Status, reason string) {
@@ -228,7 +294,7 @@ var protocolChecks = []string{
 	RPCParseError, RPCInvalidRequest, RPCMethodNotFound, RPCInvalidParams, RPCIDEcho, RPCNotification,
 	CoreGetUnknown, CoreCancelUnknown, CoreSend, CoreGetTask, CoreHistoryLength,
 	StreamContentType, StreamEvents, StreamCloses, StreamUnsupported, PushConfig, PushUnsupported,
-	CoreFollowUp, CoreCancelFinished, RPCContentType,
+	CoreFollowUp, CoreCancelFinished, RPCListTasks, RPCVersion, RPCContentType,
 }
 
 func (r *run) skipFrom(ids []string, version, reason string) {
@@ -237,7 +303,7 @@ func (r *run) skipFrom(ids []string, version, reason string) {
 	}
 }
 
-var cardChecks = []string{CardSchema, CardNullLists, LintRequiredStrings, LintProtocolVersion, LintMIMEModes, LintSkills,
+var cardChecks = []string{CardSignatureHeader, CardSignatureValid, CardSigned, CardSchema, CardNullLists, LintRequiredStrings, LintProtocolVersion, LintMIMEModes, LintSkills,
 	LintUniqueSkillIDs, LintTagsExamples, LintReachableURL, LintTransport, LintGenericDescription, LintSkillDescription, LintOther}
 
 func (r *run) endpoint(ctx context.Context) {
@@ -245,17 +311,94 @@ func (r *run) endpoint(ctx context.Context) {
 	if data == nil {
 		r.skipFrom(cardChecks, "", "no card to check")
 		r.skipFrom(protocolChecks, "", "no card says where to call the agent")
+		r.skipFrom(restChecks, "", "no card says where to call the agent")
+		r.skipFrom(grpcChecks, "", "no card says where to call the agent")
+		r.skip(BindingEquivalent, "", "no card says where to call the agent")
 		return
 	}
 	r.checkCard(data)
+	r.checkSignature(data)
 
 	card, err := cards.Parse(data)
 	if err != nil {
 		r.skipFrom(protocolChecks, "", "the card does not decode: "+err.Error())
+		r.skipFrom(restChecks, "", "the card does not decode")
+		r.skipFrom(grpcChecks, "", "the card does not decode")
+		r.skip(BindingEquivalent, "", "the card does not decode")
 		return
 	}
-	type iface struct{ version, url string }
-	var ifaces []iface
+	if r.a.probes(BindingJSONRPC) {
+		r.jsonrpc(ctx, card)
+	}
+	if r.a.probes(BindingREST) {
+		r.rest(ctx, card)
+	}
+	if r.a.probes(BindingGRPC) {
+		r.grpc(ctx, card)
+	}
+	r.equivalence()
+}
+
+// iface finds the first interface of binding at an A2A 1.x version.
+func iface(card *a2a.AgentCard, binding a2a.TransportProtocol) *a2a.AgentInterface {
+	for _, in := range card.SupportedInterfaces {
+		if in != nil && in.ProtocolBinding == binding && (in.ProtocolVersion == "" || strings.HasPrefix(string(in.ProtocolVersion), "1")) {
+			return in
+		}
+	}
+	return nil
+}
+
+func (r *run) rest(ctx context.Context, card *a2a.AgentCard) {
+	in := iface(card, a2a.TransportProtocolHTTPJSON)
+	if in == nil {
+		r.skipFrom(restChecks, "", "the card declares no HTTP+JSON interface")
+		return
+	}
+	u, err := url.Parse(in.URL)
+	if err != nil || !u.IsAbs() || !r.a.allowed[origin(u)] {
+		r.skipFrom(restChecks, "1.0", fmt.Sprintf("the card's HTTP+JSON URL %s is outside the audited origins (give it with --allow-origin)", in.URL))
+		return
+	}
+	p := &restProbe{r: r, base: strings.TrimSuffix(in.URL, "/")}
+	p.runAll(ctx)
+}
+
+func (r *run) grpc(ctx context.Context, card *a2a.AgentCard) {
+	in := iface(card, a2a.TransportProtocolGRPC)
+	if in == nil {
+		r.skipFrom(grpcChecks, "", "the card declares no GRPC interface")
+		return
+	}
+	conn, err := r.dialGRPC(in.URL)
+	if err != nil {
+		r.skipFrom(grpcChecks, "1.0", fmt.Sprintf("the card's GRPC interface %s: %v", in.URL, err))
+		return
+	}
+	defer conn.Close()
+	p := &grpcProbe{r: r, cl: a2apb.NewA2AServiceClient(conn)}
+	p.runAll(ctx)
+}
+
+// equivalence compares the replies the bindings gave to the same message.
+func (r *run) equivalence() {
+	if len(r.order) < 2 {
+		r.skip(BindingEquivalent, "", "fewer than two bindings answered the sample message")
+		return
+	}
+	first := r.order[0]
+	for _, b := range r.order[1:] {
+		if r.answers[b] != r.answers[first] {
+			r.fail(BindingEquivalent, "", "%s answered %s, %s answered %s", first, snippet([]byte(r.answers[first])), b, snippet([]byte(r.answers[b])))
+			return
+		}
+	}
+	r.add(BindingEquivalent, "", Pass, strings.Join(r.order, ", ")+" answered alike")
+}
+
+func (r *run) jsonrpc(ctx context.Context, card *a2a.AgentCard) {
+	type rpcIface struct{ version, url string }
+	var ifaces []rpcIface
 	var other []string
 	for _, in := range card.SupportedInterfaces {
 		if in == nil {
@@ -265,8 +408,8 @@ func (r *run) endpoint(ctx context.Context) {
 			other = append(other, string(in.ProtocolBinding))
 			continue
 		}
-		if !slices.Contains(ifaces, iface{string(in.ProtocolVersion), in.URL}) {
-			ifaces = append(ifaces, iface{string(in.ProtocolVersion), in.URL})
+		if !slices.Contains(ifaces, rpcIface{string(in.ProtocolVersion), in.URL}) {
+			ifaces = append(ifaces, rpcIface{string(in.ProtocolVersion), in.URL})
 		}
 	}
 	if len(ifaces) == 0 {

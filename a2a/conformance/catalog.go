@@ -10,6 +10,10 @@ const (
 	CardContentType = "card.content-type"
 	CardJSON        = "card.json"
 
+	CardSigned          = "card.signed"
+	CardSignatureHeader = "card.signature-header"
+	CardSignatureValid  = "card.signature-valid"
+
 	CardSchema    = "card.schema"
 	CardNullLists = "card.null-lists"
 
@@ -48,6 +52,34 @@ const (
 	PushConfig        = "push.config"
 	PushUnsupported   = "push.unsupported"
 
+	RESTSend           = "rest.send"
+	RESTGetTask        = "rest.get-task"
+	RESTNotFound       = "rest.task-not-found"
+	RESTErrorInfo      = "rest.error-info"
+	RESTCancelNotFound = "rest.cancel-not-found"
+	RESTCancelFinished = "rest.cancel-finished"
+	RESTListTasks      = "rest.list-tasks"
+	RESTStream         = "rest.stream"
+	RESTSubscribe      = "rest.subscribe-finished"
+	RESTVersion        = "rest.version"
+	RESTContentType    = "rest.content-type"
+
+	GRPCSend           = "grpc.send"
+	GRPCGetTask        = "grpc.get-task"
+	GRPCNotFound       = "grpc.task-not-found"
+	GRPCErrorInfo      = "grpc.error-info"
+	GRPCCancelNotFound = "grpc.cancel-not-found"
+	GRPCCancelFinished = "grpc.cancel-finished"
+	GRPCListTasks      = "grpc.list-tasks"
+	GRPCStream         = "grpc.stream"
+	GRPCSubscribe      = "grpc.subscribe-finished"
+	GRPCVersion        = "grpc.version"
+
+	RPCListTasks = "rpc.list-tasks"
+	RPCVersion   = "rpc.version"
+
+	BindingEquivalent = "binding.equivalent"
+
 	FleetDuplicateNames    = "fleet.duplicate-names"
 	FleetIndistinguishable = "fleet.indistinguishable"
 	FleetBlurring          = "fleet.blurring"
@@ -58,6 +90,10 @@ var catalog = []Check{
 	{CardLegacyPath, May, "discovery", "the pre-0.3 path /.well-known/agent.json serves the card too", "A2A 0.2 §5.3"},
 	{CardContentType, Must, "discovery", "the card is served as application/json", "A2A §8.2"},
 	{CardJSON, Must, "discovery", "the card is one JSON object", "CARD-DISC-001"},
+
+	{CardSignatureHeader, Must, "signature", "every signature's protected header names its alg and kid", "CARD-SIGN-003"},
+	{CardSignatureValid, Must, "signature", "a signature verifies over the card's RFC 8785 canonical JSON without signatures (key: the embedded jwk or a trusted key; jku is not fetched)", "CARD-SIGN-001"},
+	{CardSigned, May, "signature", "the card carries a signature", "A2A §8.4"},
 
 	{CardSchema, Must, "schema", "the card validates strictly against the schema of the protocol version it declares", "CARD-STRUCT-001"},
 	{CardNullLists, Must, "schema", "no list in the card is null", "CARD-STRUCT-001"},
@@ -96,6 +132,34 @@ var catalog = []Check{
 	{StreamUnsupported, Must, "capabilities", "streaming not declared: message/stream is refused with -32004", "CORE-CAP-002"},
 	{PushConfig, Must, "capabilities", "declared push notifications: a config can be set and read back", "A2A §3.1.7"},
 	{PushUnsupported, Must, "capabilities", "push notifications not declared: setting a config is refused with -32003", "CORE-CAP-001"},
+
+	{RPCListTasks, Must, "jsonrpc", "ListTasks pages one task at a time with nextPageToken, present on every page and empty on the last", "CORE-LIST-002"},
+	{RPCVersion, Must, "jsonrpc", "a request with an unsupported A2A-Version header is refused with -32009 (VersionNotSupportedError)", "VER-SERVER-001"},
+
+	{RESTSend, Must, "rest", "POST /message:send returns a task or a message with HTTP 200", "HTTP_JSON-URL-001"},
+	{RESTGetTask, Must, "rest", "GET /tasks/{id} returns the task", "CORE-GET-001"},
+	{RESTNotFound, Must, "rest", "GET /tasks/{unknown} is answered 404 Not Found", "HTTP_JSON-STATUS-001"},
+	{RESTErrorInfo, Must, "rest", "errors are google.rpc.Status JSON whose details hold an ErrorInfo (reason TASK_NOT_FOUND, domain a2a-protocol.org)", "HTTP_JSON-ERR-002"},
+	{RESTCancelNotFound, Must, "rest", "POST /tasks/{unknown}:cancel is answered 404 Not Found", "CORE-CANCEL-003"},
+	{RESTCancelFinished, Must, "rest", "POST /tasks/{id}:cancel of a finished task is refused with 400 TASK_NOT_CANCELABLE", "HTTP_JSON-STATUS-001"},
+	{RESTListTasks, Must, "rest", "GET /tasks?pageSize=1 pages with nextPageToken, present on every page and empty on the last", "CORE-LIST-002"},
+	{RESTStream, Must, "rest", "declared streaming: POST /message:stream answers Server-Sent Events whose data are StreamResponse JSON", "HTTP_JSON-SSE-001"},
+	{RESTSubscribe, Must, "rest", "declared streaming: POST /tasks/{id}:subscribe of a finished task is refused with 400 UNSUPPORTED_OPERATION", "A2A §3.1.6"},
+	{RESTVersion, Must, "rest", "an unsupported A2A-Version header is refused with 400 VERSION_NOT_SUPPORTED", "VER-SERVER-001"},
+	{RESTContentType, Should, "rest", "responses are served as application/a2a+json", "HTTP_JSON-SVC-001"},
+
+	{GRPCSend, Must, "grpc", "SendMessage returns a task or a message", "GRPC-SVC-001"},
+	{GRPCGetTask, Must, "grpc", "GetTask returns the task", "CORE-GET-001"},
+	{GRPCNotFound, Must, "grpc", "GetTask of an unknown id fails with NOT_FOUND", "GRPC-ERR-002"},
+	{GRPCErrorInfo, Must, "grpc", "the status details hold an ErrorInfo (reason TASK_NOT_FOUND, domain a2a-protocol.org)", "GRPC-ERR-001"},
+	{GRPCCancelNotFound, Must, "grpc", "CancelTask of an unknown id fails with NOT_FOUND", "CORE-CANCEL-003"},
+	{GRPCCancelFinished, Must, "grpc", "CancelTask of a finished task fails with FAILED_PRECONDITION (TASK_NOT_CANCELABLE)", "GRPC-ERR-002"},
+	{GRPCListTasks, Must, "grpc", "ListTasks pages one task at a time with next_page_token, empty on the last page", "CORE-LIST-002"},
+	{GRPCStream, Must, "grpc", "declared streaming: SendStreamingMessage streams StreamResponse messages and ends", "GRPC-ERR-003"},
+	{GRPCSubscribe, Must, "grpc", "declared streaming: SubscribeToTask of a finished task fails with FAILED_PRECONDITION (UNSUPPORTED_OPERATION)", "A2A §3.1.6"},
+	{GRPCVersion, Must, "grpc", "unsupported a2a-version metadata fails with FAILED_PRECONDITION (VERSION_NOT_SUPPORTED)", "VER-SERVER-001"},
+
+	{BindingEquivalent, Must, "bindings", "the same message gets the same answer over every binding the card declares", "BIND-EQUIV-001"},
 
 	{FleetDuplicateNames, Must, "fleet", "no two agents share a name", "SW-A²-Bench"},
 	{FleetIndistinguishable, Must, "fleet", "no two cards are too alike to route between (structural indistinguishability)", "SW-A²-Bench"},

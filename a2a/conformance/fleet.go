@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/agentnet/agentnet/eval"
-	"github.com/agentnet/agentnet/tasks"
+	"github.com/agentnet/agentnet/internal/skillmatch"
 )
 
-// Thresholds of the fleet checks, on eval.Similarity's 0–1 scale.
+// Thresholds of the fleet checks, on skillmatch.Similarity's 0–1 scale.
 const (
 	// IndistinguishableAt is the similarity of two cards' routing text
 	// (name, description, skills) from which a router choosing by card
@@ -21,7 +20,7 @@ const (
 // member is what the fleet checks read of an endpoint's card.
 type member struct {
 	url, name, desc string
-	skills          []eval.SkillText
+	skills          []skillmatch.Skill
 }
 
 func (m member) label() string {
@@ -50,7 +49,7 @@ func membersOf(runs []*run) []member {
 		m := member{url: r.base.String(), name: strings.TrimSpace(r.name())}
 		m.desc, _ = r.cardObj["description"].(string)
 		for _, sk := range skillsOf(r.cardObj) {
-			var st eval.SkillText
+			var st skillmatch.Skill
 			st.ID, _ = sk["id"].(string)
 			st.Name, _ = sk["name"].(string)
 			st.Description, _ = sk["description"].(string)
@@ -68,11 +67,11 @@ func covers(a, b member) bool {
 	if len(a.skills) == 0 || len(b.skills) == 0 {
 		return false
 	}
-	truth := make([]tasks.Skill, len(b.skills))
+	truth := make([]skillmatch.Skill, len(b.skills))
 	for i, s := range b.skills {
-		truth[i] = tasks.Skill{ID: fmt.Sprintf("%d", i), Description: s.Name + " " + s.Description}
+		truth[i] = skillmatch.Skill{ID: fmt.Sprintf("%d", i), Description: s.Name + " " + s.Description}
 	}
-	return eval.MatchSkills(a.skills, truth, CoverAt).Recall == 1
+	return skillmatch.Match(a.skills, truth, CoverAt).Recall == 1
 }
 
 // fleet runs the fleet checks over the endpoints that served a card.
@@ -92,7 +91,7 @@ func fleet(runs []*run) []Result {
 			if a.name != "" && strings.EqualFold(a.name, b.name) {
 				dups = append(dups, fmt.Sprintf("%s and %s are both named %q", a.url, b.url, a.name))
 			}
-			sim := eval.Similarity(a.routingText(), b.routingText())
+			sim := skillmatch.Similarity(a.routingText(), b.routingText())
 			if sim >= IndistinguishableAt {
 				alike = append(alike, fmt.Sprintf("%s and %s are %.0f%% alike", a.label(), b.label(), 100*sim))
 				continue // blurring says less than that

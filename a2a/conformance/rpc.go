@@ -178,6 +178,8 @@ func (p *probe) runAll(ctx context.Context) {
 	p.getTask(ctx)
 	p.streaming(ctx)
 	p.push(ctx)
+	p.listTasks(ctx)
+	p.version(ctx)
 	p.followUp(ctx)
 	p.cancelFinished(ctx)
 	p.contentType()
@@ -280,6 +282,13 @@ func (p *probe) send(ctx context.Context) {
 	if ev.kind == "task" {
 		p.task, p.taskState = ev.obj, ev.state
 		p.settle(ctx)
+	}
+	if !p.d.is03() {
+		if ev.kind == "task" {
+			p.r.answer(BindingJSONRPC, replyText(p.task))
+		} else {
+			p.r.answer(BindingJSONRPC, replyText(ev.obj))
+		}
 	}
 }
 

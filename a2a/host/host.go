@@ -76,6 +76,8 @@ type config struct {
 	maxOutput    int
 	heartbeat    time.Duration
 	version      string
+	signKey      *cards.SigningKey
+	signatures   []a2a.AgentCardSignature
 
 	readyTimeout time.Duration
 	serverOutput io.Writer
@@ -183,6 +185,7 @@ type Host struct {
 	b        *bundle.Bundle
 	url      string
 	card     *a2a.AgentCard
+	cardJSON []byte // the signed card as served; nil when unsigned
 	cfg      config
 	log      *slog.Logger
 	workRoot string
@@ -234,6 +237,9 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 		slots: make(chan struct{}, max(cfg.maxRunning, 1)), done: make(chan struct{})}
 	h.guard = &guard{hosts: allowedHosts(url, cfg.allowHosts), cors: cfg.cors, maxBody: cfg.maxBody, maxDepth: cfg.maxDepth}
 	if len(b.Serve) > 0 {
+		if len(cfg.signatures) > 0 {
+			return nil, fmt.Errorf("host %s: %w", b.Name, errOwnSignatures)
+		}
 		own, err := h.startOwn(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("host %s: %w", b.Name, err)
@@ -250,9 +256,12 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 	if len(b.Skills) == 0 {
 		return nil, fmt.Errorf("host %s: the bundle has no skills with run, nor serve", b.Name)
 	}
-	h.card = cards.Build(b, url, cards.WithVersion(cfg.version))
+	h.card = buildCard(b, url, cfg)
 	if ps := cards.ValidateCard(h.card); ps != nil {
 		return nil, fmt.Errorf("host %s: the card is invalid:\n%w", b.Name, ps)
+	}
+	if err := h.signCard(); err != nil {
+		return nil, fmt.Errorf("host %s: %w", b.Name, err)
 	}
 	h.workRoot = cfg.workRoot
 	if h.workRoot == "" {
@@ -291,7 +300,7 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 			server.WithDisableLocalhostProtection(!loopbackOnly(cfg.allowHosts)), server.WithSessionIdleTTL(cfg.taskTTL))
 	})
 
-	cardHandler := a2asrv.NewAgentCardHandler(a2av0.NewStaticAgentCardProducer(h.card))
+	cardHandler := a2asrv.NewAgentCardHandler(h.cardProducer())
 	h.mux = http.NewServeMux()
 	h.mux.Handle(CardPath, cardHandler)
 	h.mux.Handle(LegacyCardPath, cardHandler)

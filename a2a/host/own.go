@@ -274,6 +274,11 @@ func (o *ownServer) serveCard(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "the agent's server did not answer its card", http.StatusBadGateway)
 		return
 	}
+	if data, err = o.h.signOwnCard(data); err != nil {
+		o.h.log.Warn("signing the agent's card failed", "err", err)
+		http.Error(w, "the agent's card could not be signed", http.StatusBadGateway)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Write(data)
 }

@@ -128,7 +128,7 @@ func parseHelp(text string) *Command {
 					continue
 				}
 				if strings.HasPrefix(it.term, "-") {
-					addFlag(c, it)
+					addSectionFlag(c, it, s.header)
 					continue
 				}
 				c.Args = append(c.Args, termArg(it))
@@ -138,7 +138,7 @@ func parseHelp(text string) *Command {
 			// is known by its items: a term starting with a dash is a flag.
 			for _, it := range items {
 				if strings.HasPrefix(it.term, "-") {
-					addFlag(c, it)
+					addSectionFlag(c, it, s.header)
 				}
 			}
 		case "examples":
@@ -148,7 +148,9 @@ func parseHelp(text string) *Command {
 	for _, form := range usages {
 		synopsisFlags(c, form)
 	}
-	usageArgs(c, usages)
+	if !formSubs(c, usages) {
+		usageArgs(c, usages)
+	}
 	placeholderSections(c, func(yield func(header string, lines []string) bool) {
 		for _, s := range sections {
 			if s.kind == "other" && !yield(s.header, s.lines) {
@@ -264,6 +266,7 @@ func synopsisFlags(c *Command, form string) {
 			depth--
 			if depth == 0 {
 				if g := strings.TrimSpace(form[start:i]); synopsisFlagRE.MatchString(g) {
+					synopsisValue(c, g)
 					addFlag(c, &helpItem{term: altBarRE.Regexp().ReplaceAllString(g, ", ")})
 				}
 			}
@@ -483,6 +486,7 @@ func helpLines(text string) []string {
 		}
 		out = append(out, strings.TrimRightFunc(ln, unicode.IsSpace))
 	}
+	out = unbox(out)
 	// A help indented as a whole ("    USAGE:\n      spark ...") reads
 	// as one at the margin.
 	common := -1
@@ -766,7 +770,9 @@ func addFlag(c *Command, it *helpItem) {
 		if m := listedMetaRE.FindStringSubmatch(meta); m != nil {
 			listed = m[1] // click's "[always|never|auto]"
 		}
-		if fs := strings.Fields(meta); len(fs) > 1 && !slices.ContainsFunc(fs, func(w string) bool { return !placeholderWord(w) }) {
+		if fs := strings.Fields(meta); len(fs) == 2 && fs[1] == "RANGE" {
+			meta = fs[0] // click's "INTEGER RANGE": one value in bounds
+		} else if fs := strings.Fields(meta); len(fs) > 1 && !slices.ContainsFunc(fs, func(w string) bool { return !placeholderWord(w) }) {
 			// "-H NAME TYPE", "-L [WHAT ...]": several values
 			multi, meta = true, fs[0]
 		}
@@ -801,7 +807,7 @@ func addFlag(c *Command, it *helpItem) {
 	if f.Long == "" && f.Short == "" {
 		return
 	}
-	if f.Long == "help" || f.Short == "h" && f.Long == "" || versionNameRE.MatchString(f.Long) || f.Metavar == "" && versionHelpRE.MatchString(f.Help) {
+	if f.Long == "help" || f.Short == "h" && f.Long == "" || versionNameRE.MatchString(f.Long) || strings.HasSuffix(f.Long, "-completion") || f.Metavar == "" && versionHelpRE.MatchString(f.Help) {
 		c.dropped = append(c.dropped, flagNames(f)...)
 		return
 	}
@@ -810,11 +816,9 @@ func addFlag(c *Command, it *helpItem) {
 		return
 	}
 	if m := defaultRE.FindStringSubmatch(f.Help); m != nil {
-		v := strings.TrimSpace(m[1])
-		if i := strings.IndexAny(v, ";,"); i > 0 {
-			v = strings.TrimSpace(v[:i])
+		if v, ok := defaultValue(m[1]); ok {
+			f.Default = v
 		}
-		f.Default = strings.Trim(v, `"'`)
 		if f.Metavar == "" && f.Long != "" {
 			// click shows a switch pair's default by its name
 			// ("[default: override]", "[default: no-override]").
@@ -826,11 +830,12 @@ func addFlag(c *Command, it *helpItem) {
 			}
 		}
 	}
+	tagType := helpTags(f)
 	if m := choiceRE.FindStringSubmatch(f.Metavar); m != nil {
 		f.Choices = strings.Split(m[1], ",")
 	} else if listed != "" {
 		f.Choices = strings.Split(listed, "|")
-	} else if f.Metavar != "" {
+	} else if f.Metavar != "" && f.Choices == nil {
 		f.Choices = proseChoices(f.Help)
 	}
 	if f.Metavar == "" {
@@ -845,6 +850,13 @@ func addFlag(c *Command, it *helpItem) {
 		}
 	}
 	f.Type = guessFlagType(f)
+	switch tagType {
+	case "array":
+		multi = true
+	case "":
+	default:
+		f.Type = tagType
+	}
 	if f.Default != nil {
 		f.Default = convert(f.Default.(string), f.Type)
 	}
@@ -1175,6 +1187,9 @@ func usageTokens(usage string, hasSubs bool) []usageTok {
 	started := false
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
+		if depth == 0 && pdepth == 0 && shellRedirect(f) {
+			break // "jp PATH < doc.json": what follows is the shell's, not an operand
+		}
 		opens := strings.Count(f, "[")
 		closes := strings.Count(f, "]")
 		core := strings.Trim(f, "[]()")

@@ -37,6 +37,9 @@ func TestAudit(t *testing.T) {
 		{"list", []string{"audit", "--list"}, ExitOK, "core.history-length", ""},
 		{"level must", []string{"audit", shouldOnly.URL, "--level", "must"}, ExitOK, "SHOULD failed: 0 · MAY not met: 0", ""},
 		{"level bad", []string{"audit", good.URL, "--level", "sometimes"}, ExitInvalid, "", `agentnet: audit: --level: unknown level "sometimes"`},
+		{"transport jsonrpc", []string{"audit", good.URL, "--transport", "jsonrpc"}, ExitOK, "PASS  card.signature-valid", ""},
+		{"transport bad", []string{"audit", good.URL, "--transport", "carrier-pigeon"}, ExitInvalid, "", "--transport: want jsonrpc, rest, grpc or all"},
+		{"trusted keys missing", []string{"audit", good.URL, "--trusted-keys", "/nonexistent/keys.json"}, ExitInvalid, "", "--trusted-keys"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -104,5 +107,25 @@ func TestAuditJSON(t *testing.T) {
 	}
 	if rep.Summary.MustFailed != 2 || len(rep.Endpoints) != 1 {
 		t.Errorf("summary = %+v (endpoints %d), want 2 MUST failures (rpc.parse-error for 1.0 and 0.3) and 1 endpoint", rep.Summary, len(rep.Endpoints))
+	}
+}
+
+// --html writes the report as a page; --transport rest leaves the JSON-RPC
+// checks out.
+func TestAuditHTMLTransport(t *testing.T) {
+	t.Parallel()
+	good := a2atest.New(a2atest.None)
+	defer good.Close()
+	path := filepath.Join(t.TempDir(), "audit.html")
+	code, stdout, stderr := run(t, "audit", good.URL, "--transport", "rest", "--html", path)
+	if code != ExitOK {
+		t.Fatalf("agentnet audit --html = exit %d (stderr %q)", code, stderr)
+	}
+	if strings.Contains(stdout, "core.send") || strings.Contains(stdout, "rpc.") {
+		t.Errorf("--transport rest ran JSON-RPC checks:\n%s", stdout)
+	}
+	page, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(page), "<table") || !strings.Contains(string(page), "card.signature-valid") {
+		t.Errorf("--html page: %v\n%.300s", err, page)
 	}
 }

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -50,6 +48,7 @@ func newFleetUpCmd(env *Env) *cobra.Command {
 	var (
 		runtimeName, registryURL, generator string
 		imageRegistry                       string
+		signKey                             string
 		setup, regenerate, asJSON           bool
 		parallel                            int
 	)
@@ -62,7 +61,10 @@ agent.yaml is served as it is; any other repo (a path or a git URL) is first
 made into a bundle by --generator, kept under $AGENTNET_HOME/fleet/bundles/ID
 and reused on the next up (--regenerate makes it again). With --registry it
 registers each agent's card there (with AGENTNET_REGISTRY_TOKEN when set). If
-any agent fails to come up, the ones started are stopped again.`,
+any agent fails to come up, the ones started are stopped again. With
+--sign-key each agent's card is signed here and the agent is handed only the
+signatures (a bundle with its own server cannot be signed so: use serve
+--sign-key for it).`,
 		Example: `  agentnet fleet up out/textkit out/htmltext
   agentnet fleet up suite.yaml --registry http://127.0.0.1:8700`,
 		Args: minArgs(1, "SUITE|BUNDLE..."),
@@ -95,13 +97,17 @@ any agent fails to come up, the ones started are stopped again.`,
 			if err != nil {
 				return err
 			}
-			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: env.childEnv(), LogDir: deploy.LogDir(home), Detach: true, ImageRegistry: imageRegistry})
+			key, err := loadSignKey(env, signKey)
+			if err != nil {
+				return err
+			}
+			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: env.childEnv(), LogDir: deploy.LogDir(home), Detach: true, SignKey: key, ImageRegistry: imageRegistry})
 			if err != nil {
 				return usageError("%v", err)
 			}
-			started, err := upAll(ctx, rt, specs, parallel)
+			started, err := deploy.UpAll(ctx, rt, specs, parallel)
 			if err != nil {
-				downAll(context.WithoutCancel(ctx), rt, started)
+				deploy.DownAll(context.WithoutCancel(ctx), rt, started)
 				return err
 			}
 			lines := make([]fleetUpLine, len(started))
@@ -113,7 +119,7 @@ any agent fails to come up, the ones started are stopped again.`,
 				for i, a := range started {
 					rec, _, err := rc.Register(ctx, a.URL)
 					if err != nil {
-						downAll(context.WithoutCancel(ctx), rt, started)
+						deploy.DownAll(context.WithoutCancel(ctx), rt, started)
 						return fmt.Errorf("register %s at %s: %w", a.Name, registryURL, registryErr(err))
 					}
 					lines[i].RegistryID = rec.ID
@@ -122,7 +128,7 @@ any agent fails to come up, the ones started are stopped again.`,
 			}
 			st.Agents = append(st.Agents, started...)
 			if err := st.Save(home); err != nil {
-				downAll(context.WithoutCancel(ctx), rt, started)
+				deploy.DownAll(context.WithoutCancel(ctx), rt, started)
 				return err
 			}
 			if asJSON {
@@ -138,6 +144,7 @@ any agent fails to come up, the ones started are stopped again.`,
 	f.StringVar(&runtimeName, "runtime", "process", "where agents run: "+strings.Join(deploy.Runtimes(), ", "))
 	f.StringVar(&registryURL, "registry", "", "register each agent's card at this registry URL")
 	f.StringVar(&imageRegistry, "image-registry", "", "with --runtime swarm: push the agents' images to this registry (HOST:PORT) for the nodes to pull (default: load them onto each node through its Docker API; AGENTNET_IMAGE_REGISTRY)")
+	f.StringVar(&signKey, "sign-key", "", signKeyFlagHelp+"; the key stays in this process, agents get only their cards' signatures")
 	f.BoolVar(&setup, "setup", false, "run each bundle's setup commands before serving it")
 	f.IntVar(&parallel, "parallel", 8, "agents started at once")
 	f.StringVar(&generator, "generator", "static", "generator for a suite's repos without a bundle: "+strings.Join(generation.Generators(), ", "))
@@ -207,10 +214,7 @@ func fleetSpecs(ctx context.Context, env *Env, args []string, gen fleetGen) ([]d
 			return nil, err
 		}
 		for _, r := range s.Repos {
-			source := r.Source
-			if !tasks.IsGitURL(source) && !filepath.IsAbs(source) {
-				source = filepath.Join(s.Dir, source)
-			}
+			source := s.SourceOf(r)
 			if !tasks.IsGitURL(r.Source) && bundle.Exists(source) {
 				if err := add(r.ID, source); err != nil {
 					return nil, err
@@ -229,11 +233,7 @@ func fleetSpecs(ctx context.Context, env *Env, args []string, gen fleetGen) ([]d
 					return nil, &fleetGenError{repo: r.ID, why: err.Error()}
 				}
 				if !rep.OK() {
-					why := "no attempt passed the gate"
-					if n := len(rep.Attempts); n > 0 {
-						why = rep.Attempts[n-1].Stage + ": " + rep.Attempts[n-1].Reason
-					}
-					return nil, &fleetGenError{repo: r.ID, why: why}
+					return nil, &fleetGenError{repo: r.ID, why: rep.Why()}
 				}
 			}
 			if err := add(r.ID, out); err != nil {
@@ -242,38 +242,6 @@ func fleetSpecs(ctx context.Context, env *Env, args []string, gen fleetGen) ([]d
 		}
 	}
 	return specs, nil
-}
-
-func upAll(ctx context.Context, rt deploy.Runtime, specs []deploy.Spec, parallel int) ([]*deploy.Agent, error) {
-	var mu sync.Mutex
-	var started []*deploy.Agent
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(parallel, 1))
-	for _, s := range specs {
-		g.Go(func() error {
-			a, err := rt.Up(gctx, s)
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			started = append(started, a)
-			mu.Unlock()
-			return nil
-		})
-	}
-	err := g.Wait()
-	sort.Slice(started, func(i, j int) bool { return started[i].Name < started[j].Name })
-	return started, err
-}
-
-func downAll(ctx context.Context, rt deploy.Runtime, agents []*deploy.Agent) error {
-	var errs []error
-	for _, a := range agents {
-		if err := rt.Down(ctx, a); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
 }
 
 type agentStatus struct {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/agentnet/agentnet/cards"
 	"github.com/agentnet/agentnet/registry"
 )
 
@@ -47,6 +48,8 @@ func newRegistryServeCmd(env *Env) *cobra.Command {
 		verbose     bool
 		asJSON      bool
 		denyPrivate bool
+		trustedKeys string
+		requireSig  bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -69,12 +72,21 @@ category (unreachable, timeout, bad card, ...).
 Card fetches follow redirects only within the card's origin. With
 --deny-private they also refuse loopback, private, link-local and cloud
 metadata addresses, checked after resolution and again as each connection
-is made: use it for a registry that strangers can register agents with.`,
+is made: use it for a registry that strangers can register agents with.
+
+Signed cards (A2A 1.0 section 8.4) are verified on registration: a card that
+carries signatures is refused unless one verifies, and --require-signed
+refuses unsigned cards too. A signature verifies against the public key its
+protected header embeds (jwk), or, with --trusted-keys FILE (a JWK Set, as
+'agentnet keys show --jwks' prints), only against the keys listed there. A
+jku URL is never fetched. Records show the verified key id; once a card is
+signed, an update must be signed by the same key or by a trusted one.`,
 		Example: `  agentnet registry serve
   agentnet registry serve --addr 127.0.0.1:9000 --db /var/lib/agentnet/registry.db
   agentnet registry serve --addr 0.0.0.0:8700 --db postgres://agentnet@db.internal/registry
   AGENTNET_REGISTRY_TOKEN=s3cret agentnet registry serve --probe-interval 10s
-  agentnet registry serve --addr 0.0.0.0:8700 --deny-private`,
+  agentnet registry serve --addr 0.0.0.0:8700 --deny-private
+  agentnet registry serve --require-signed --trusted-keys trusted-keys.json`,
 		Args: exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if interval <= 0 {
@@ -93,8 +105,17 @@ is made: use it for a registry that strangers can register agents with.`,
 			if verbose {
 				logger = slog.New(slog.NewTextHandler(env.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 			}
+			var trusted *cards.TrustedKeys
+			if trustedKeys != "" {
+				t, err := cards.LoadTrustedKeys(trustedKeys)
+				if err != nil {
+					return invalidInput(fmt.Errorf("registry serve: --trusted-keys: %w", err))
+				}
+				trusted = t
+			}
 			return serveRegistry(cmd.Context(), env, registryServeConfig{
 				addr: addr, db: db, token: env.getenv("AGENTNET_REGISTRY_TOKEN"), logger: logger, asJSON: asJSON, denyPrivate: denyPrivate,
+				trusted: trusted, requireSigned: requireSig,
 				prober: []registry.ProberOption{registry.WithInterval(interval), registry.WithJitter(jitter), registry.WithConcurrency(concurrency)},
 			})
 		},
@@ -108,6 +129,8 @@ is made: use it for a registry that strangers can register agents with.`,
 	f.BoolVarP(&verbose, "verbose", "v", false, "log registrations and health changes on stderr")
 	f.BoolVar(&asJSON, "json", false, `print the ready line as one JSON object: {"url", "store"}`)
 	f.BoolVar(&denyPrivate, "deny-private", false, "refuse card fetches from loopback, private, link-local and cloud metadata addresses")
+	f.StringVar(&trustedKeys, "trusted-keys", "", "verify card signatures only against the public keys of this JWK Set file")
+	f.BoolVar(&requireSig, "require-signed", false, "refuse cards without a signature that verifies")
 	return cmd
 }
 
@@ -126,6 +149,8 @@ type registryServeConfig struct {
 	addr, db, token string
 	asJSON          bool
 	denyPrivate     bool
+	trusted         *cards.TrustedKeys
+	requireSigned   bool
 	logger          *slog.Logger
 	prober          []registry.ProberOption
 }
@@ -134,7 +159,7 @@ type registryServeConfig struct {
 func serveRegistry(ctx context.Context, env *Env, cfg registryServeConfig) error {
 	srv, err := registry.Start(ctx, registry.ServerConfig{
 		Addr: cfg.addr, DB: cfg.db, Token: cfg.token, Logger: cfg.logger, Prober: cfg.prober,
-		DenyPrivate: cfg.denyPrivate,
+		DenyPrivate: cfg.denyPrivate, TrustedKeys: cfg.trusted, RequireSigned: cfg.requireSigned,
 	})
 	if err != nil {
 		var (
@@ -330,10 +355,14 @@ func newRegistryListCmd(env *Env) *cobra.Command {
 				return writeJSON(env.Stdout, hits)
 			}
 			tw := tabwriter.NewWriter(env.Stdout, 0, 4, 2, ' ', 0)
-			fmt.Fprintln(tw, "ID\tNAME\tSTATUS\tLAST SEEN\tTAGS\tURL")
+			fmt.Fprintln(tw, "ID\tNAME\tSTATUS\tLAST SEEN\tTAGS\tURL\tSIGNED BY")
 			for _, h := range hits {
-				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", h.ID, oneLine(h.Name, 32), h.Health.Status,
-					h.LastSeen.Local().Format("2006-01-02 15:04:05"), oneLine(strings.Join(h.Tags, ","), 40), h.URL)
+				signed := "-"
+				if h.Signature != nil {
+					signed = h.Signature.KeyID
+				}
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", h.ID, oneLine(h.Name, 32), h.Health.Status,
+					h.LastSeen.Local().Format("2006-01-02 15:04:05"), oneLine(strings.Join(h.Tags, ","), 40), h.URL, signed)
 			}
 			return tw.Flush()
 		},

@@ -132,6 +132,7 @@ var commands = []func(*Env) *cobra.Command{
 	newVersionCmd,
 	newCompareCmd,
 	newSendCmd,
+	newKeysCmd,
 }
 
 // exactArgs is cobra.ExactArgs with the contract's exit code for bad usage.

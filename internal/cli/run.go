@@ -154,11 +154,7 @@ func runCase(ctx context.Context, env *Env, r *orchestrator.Runner, c *tasks.Cas
 	}
 	out := runResult{Result: res, Case: c.ID, Type: string(c.Type)}
 	if len(c.Expect) > 0 && res.Outcome == orchestrator.OK {
-		o := tasks.Output{Text: res.Output.Text}
-		for _, f := range res.Output.Files {
-			o.Files = append(o.Files, tasks.File{Name: filepath.Base(f.Name), Data: f.Data})
-		}
-		passed, checks := tasks.Eval(c.Expect, o)
+		passed, checks := tasks.Eval(c.Expect, res.Output.ForChecks())
 		out.Passed, out.Checks = &passed, checks
 	} else if len(c.Expect) > 0 {
 		failed := false

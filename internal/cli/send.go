@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentnet/agentnet/cards"
+	"github.com/agentnet/agentnet/orchestrator"
 )
 
 // maxSendFile bounds a file sent with --file.
@@ -142,7 +143,7 @@ func sendMessage(url, text string, f sendFlags) (*a2a.Message, error) {
 
 // saveAnswer gathers the answer's text and saves its files under dir.
 func saveAnswer(ans answer, dir string) (sendResult, error) {
-	res := sendResult{TaskID: ans.taskID, State: stateWord(ans.state), Status: ans.status, Artifacts: []sentArtifact{}}
+	res := sendResult{TaskID: ans.taskID, State: orchestrator.StateName(ans.state), Status: ans.status, Artifacts: []sentArtifact{}}
 	if ans.state == a2a.TaskStateCompleted {
 		res.Status = "" // a progress note of a task that went well says nothing more
 	}
@@ -232,13 +233,13 @@ func exchange(ctx context.Context, client *a2aclient.Client, msg *a2a.Message) (
 			ans.state, ans.parts = a2a.TaskStateCompleted, e.Parts
 			return ans, nil
 		case *a2a.Task:
-			ans.taskID, ans.state, ans.status = string(e.ID), e.Status.State, partsText(e.Status.Message)
+			ans.taskID, ans.state, ans.status = string(e.ID), e.Status.State, orchestrator.MessageText(e.Status.Message)
 			for _, a := range e.Artifacts {
 				add(a, false)
 			}
 		case *a2a.TaskStatusUpdateEvent:
 			ans.taskID, ans.state = string(e.TaskID), e.Status.State
-			if t := partsText(e.Status.Message); t != "" {
+			if t := orchestrator.MessageText(e.Status.Message); t != "" {
 				ans.status = t
 			}
 		case *a2a.TaskArtifactUpdateEvent:
@@ -255,7 +256,7 @@ func exchange(ctx context.Context, client *a2aclient.Client, msg *a2a.Message) (
 		if err != nil {
 			return ans, err
 		}
-		ans.state, ans.status = task.Status.State, partsText(task.Status.Message)
+		ans.state, ans.status = task.Status.State, orchestrator.MessageText(task.Status.Message)
 		for _, a := range task.Artifacts {
 			add(a, false)
 		}
@@ -264,27 +265,6 @@ func exchange(ctx context.Context, client *a2aclient.Client, msg *a2a.Message) (
 		ans.parts = append(ans.parts, arts[id].Parts...)
 	}
 	return ans, nil
-}
-
-func partsText(m *a2a.Message) string {
-	if m == nil {
-		return ""
-	}
-	var b strings.Builder
-	for _, p := range m.Parts {
-		if p != nil {
-			b.WriteString(p.Text())
-		}
-	}
-	return strings.TrimSpace(b.String())
-}
-
-// stateWord is a task state as people say it: "completed", "failed".
-func stateWord(s a2a.TaskState) string {
-	if s == a2a.TaskStateUnspecified {
-		return "without a state"
-	}
-	return strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(string(s), "TASK_STATE_")), "_", "-")
 }
 
 // filePartOf reads path (a regular file of at most maxSendFile bytes) into

@@ -24,6 +24,7 @@ func newServeCmd(env *Env) *cobra.Command {
 		mcpStdio, setup     bool
 		noCheck, verbose    bool
 		keepWork, asJSON    bool
+		signKey             string
 		lim                 hostLimits
 	)
 	cmd := &cobra.Command{
@@ -43,6 +44,12 @@ loopback port once the checks pass; the endpoint then serves that server's
 card, its URLs rewritten to this endpoint's, and passes JSON-RPC (streams
 included) through to it. The server's output goes to stderr; should it exit,
 the card and /healthz fail.
+
+With --sign-key the card is signed (A2A 1.0 section 8.4) with a key made by
+"agentnet keys new"; the key stays in this process. AGENTNET_CARD_SIGNATURES
+(a JSON array of signatures, which fleet up sets) attaches signatures made by
+whoever holds the key instead; serve refuses to start unless one of them
+verifies over its card.
 
 With AGENTNET_LLM_BASE_URL and AGENTNET_LLM_MODEL set, an LLM picks the skill
 and its arguments for messages that name no skill; otherwise BM25 does.`,
@@ -88,6 +95,11 @@ and its arguments for messages that name no skill; otherwise BM25 does.`,
 			if cfg, ok := llm.ConfigFrom(env.Getenv); ok {
 				opts = append(opts, host.WithLLM(llm.New(cfg)))
 			}
+			signOpts, err := cardSigning(env, signKey)
+			if err != nil {
+				return err
+			}
+			opts = append(opts, signOpts...)
 			if mcpStdio {
 				// Only the MCP tools are served; the card is built but never
 				// fetched, so its URL is nominal.
@@ -110,6 +122,7 @@ and its arguments for messages that name no skill; otherwise BM25 does.`,
 	f.BoolVar(&keepWork, "keep-work", false, "keep each task's work directory")
 	f.StringVar(&workRoot, "work-dir", "", "directory for the tasks' work directories (default: a temporary one)")
 	f.BoolVarP(&verbose, "verbose", "v", false, "log each task on stderr")
+	f.StringVar(&signKey, "sign-key", "", signKeyFlagHelp)
 	f.BoolVar(&asJSON, "json", false, `print the ready line as one JSON object: {"url", "agent", "listen", "skills"}`)
 	lim.flags(f)
 	return cmd

@@ -21,7 +21,7 @@ func TestSuiteVerify(t *testing.T) {
 	exe := buildAgentnet(t)
 	// The bench tests' commission, with its reference as its only control.
 	unsound := filepath.Join(t.TempDir(), "unsound")
-	if out, err := exec.Command("cp", "-r", "../bench/testdata/commission", unsound).CombinedOutput(); err != nil {
+	if out, err := exec.Command("cp", "-r", "../../bench/testdata/commission", unsound).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v\n%s", err, out)
 	}
 	suite := filepath.Join(unsound, "suite.yaml")

@@ -37,6 +37,10 @@ func TestImportRules(t *testing.T) {
 			switch {
 			case under(dep, "cmd"):
 				t.Errorf("%s imports %s: nothing imports cmd", rel(pkg), dep)
+			case under(dep, "internal/cli") && !under(pkg, "cmd", "internal/cli"):
+				t.Errorf("%s imports %s: nothing but the command imports internal/cli; the logic it wires lives in the packages", rel(pkg), dep)
+			case under(pkg, "a2a") && under(dep, "eval", "tasks"):
+				t.Errorf("%s imports %s: the A2A layer knows nothing of suites or scoring", rel(pkg), dep)
 			case strings.HasPrefix(dep, "github.com/gin-gonic/") && !under(pkg, "registry"):
 				t.Errorf("%s imports %s: only the registry uses gin", rel(pkg), dep)
 			case (strings.HasPrefix(dep, "github.com/docker/") || strings.HasPrefix(dep, "github.com/moby/")) && !under(pkg, "deploy"):
