@@ -36,13 +36,19 @@ const (
 var _ generation.Sandbox = (*deploy.Sandbox)(nil)
 
 // openJobs returns the containers of the coding agents and hidden tests for
-// the runtime: with docker, they are contained as the agents are; with any
-// other runtime they run as local processes (nil).
+// the runtime: with docker, they are contained as the agents are; with
+// swarm, as Swarm jobs with the same containment; with any other runtime
+// they run as local processes (nil).
 func openJobs(runtime string, env []string) (*deploy.Jobs, error) {
-	if runtime != "docker" {
+	open := deploy.NewJobs
+	switch runtime {
+	case "docker":
+	case "swarm":
+		open = deploy.NewSwarmJobs
+	default:
 		return nil, nil
 	}
-	jobs, err := deploy.NewJobs(deploy.Config{Env: env})
+	jobs, err := open(deploy.Config{Env: env})
 	if err != nil {
 		return nil, fmt.Errorf("containers for coding agents and hidden tests: %w", err)
 	}

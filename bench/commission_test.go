@@ -381,3 +381,33 @@ func TestVerifyDocker(t *testing.T) {
 		t.Errorf("control = %+v (tests %+v), want it to fail, passing 1 of 3 tests", ctl, ctl.Tests)
 	}
 }
+
+// TestVerifySwarm runs the task validation with the swarm runtime: the
+// reference and the hollow control are Swarm services and the hidden tests
+// Swarm jobs on their overlay network; the reference passes every case and
+// test, the control fails.
+func TestVerifySwarm(t *testing.T) {
+	self, _ := binaries(t)
+	deploytest.Jobs(t)
+	deploytest.Swarm(t)
+	s, err := tasks.Load("testdata/commission/suite.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs, _ := filepath.Abs(s.Path)
+	s.Path, s.Dir = abs, filepath.Dir(abs)
+	res, err := Verify(t.Context(), VerifyOptions{Suite: s, Self: self, Env: os.Environ(), Runtime: "swarm", Work: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 || res[0].Validation == nil || !res[0].Validation.Sound || len(res[0].Validation.Deliveries) != 2 {
+		t.Fatalf("Verify() = %+v, want one sound validation of 2 deliveries", res)
+	}
+	ref, ctl := res[0].Validation.Deliveries[0], res[0].Validation.Deliveries[1]
+	if !ref.Passes || ref.Tests == nil || ref.Tests.Outcome != eval.TestsPassed || ref.Tests.Passed != 3 {
+		t.Errorf("reference = %+v (tests %+v), want it to pass every case and 3 tests", ref, ref.Tests)
+	}
+	if ctl.Passes || !ctl.OK || ctl.Tests == nil || ctl.Tests.Passed != 1 {
+		t.Errorf("control = %+v (tests %+v), want it to fail, passing 1 of 3 tests", ctl, ctl.Tests)
+	}
+}

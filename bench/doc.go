@@ -12,7 +12,9 @@
 // containers: the agents, the command generator's coding agent and a
 // commission's builder (each seeing only its attempt's bundle directory or
 // its workspace, and reaching only its metering proxy), and the hidden
-// tests (in a fresh container beside the delivery's). Every child process,
+// tests (in a fresh container beside the delivery's). With "swarm", the
+// agents are Swarm services and the hidden tests Swarm jobs on the agents'
+// overlay network, with the same containment. Every child process,
 // container and server a run starts is stopped before Run returns, on
 // success, failure and cancellation alike.
 package bench

@@ -66,7 +66,7 @@ func (e *evaluator) runTests(ctx context.Context, c *tasks.Case, delivery string
 		argv[0] = filepath.Join(dir, argv[0])
 	}
 	var out testsRun
-	if e.jobs != nil && agent.Runtime == "docker" {
+	if e.jobs != nil && (agent.Runtime == "docker" || agent.Runtime == "swarm") {
 		out = e.runTestsInJob(ctx, c, argv, dir, dcopy, agent, budget)
 	} else {
 		out = e.runTestsHere(ctx, argv, dir, dcopy, agent.URL, budget)
@@ -159,7 +159,7 @@ const testsMaxOutput = 16 << 20
 // and the locale of the run's: no credential reaches the tests, which may
 // run the delivery's code.
 func (e *evaluator) runTestsInJob(ctx context.Context, c *tasks.Case, argv []string, dir, dcopy string, agent *deploy.Agent, budget time.Duration) testsRun {
-	env := []string{envDelivery + "=" + dcopy, envAgentURL + "=" + deploy.BesideURL(), envTestsDir + "=" + dir, "PYTHONDONTWRITEBYTECODE=1"}
+	env := []string{envDelivery + "=" + dcopy, envAgentURL + "=" + deploy.BesideURLOf(agent), envTestsDir + "=" + dir, "PYTHONDONTWRITEBYTECODE=1"}
 	for _, kv := range e.env {
 		k, _, _ := strings.Cut(kv, "=")
 		if k == "LANG" || k == "TZ" || strings.HasPrefix(k, "LC_") {

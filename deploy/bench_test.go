@@ -30,7 +30,10 @@ import (
 // keeps of a file the linker has just written can make each process map up
 // to 4 MiB more of it, differently from one build to the next. On Docker
 // every fleet starts with no image: the base image and the 20 agent images
-// are built first.
+// are built first; on Swarm too, and the agents are services behind the
+// gateway (the engine is made a single-node swarm when it is in none, as
+// TestSwarmRuntime does). s/down is the time of the fleet's Down, one agent
+// after the other as "agentnet fleet down" does (not part of ns/op).
 func BenchmarkFleetUp(b *testing.B) {
 	const agents, parallel = 20, 8
 	dirs := make([]string, agents)
@@ -44,10 +47,13 @@ func BenchmarkFleetUp(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	for _, name := range []string{"process", "docker"} {
+	for _, name := range []string{"process", "docker", "swarm"} {
 		b.Run(name, func(b *testing.B) {
 			exe := agentnetBinary(b)
-			if name == "docker" {
+			if name == "swarm" {
+				swarmManager(b, dockerClient(b))
+			}
+			if name != "process" {
 				var names []string
 				for i := range dirs {
 					names = append(names, fmt.Sprintf("bench%02d-%s", i, name))
@@ -59,7 +65,7 @@ func BenchmarkFleetUp(b *testing.B) {
 				b.Fatal(err)
 			}
 			ctx := context.Background()
-			var upTime time.Duration
+			var upTime, downTime time.Duration
 			var rss, anon float64
 			for b.Loop() {
 				b.StopTimer()
@@ -87,6 +93,7 @@ func BenchmarkFleetUp(b *testing.B) {
 						anon += an / agents
 					}
 				}
+				start = time.Now()
 				for _, a := range fleet {
 					if a != nil {
 						if err := rt.Down(ctx, a); err != nil {
@@ -94,12 +101,14 @@ func BenchmarkFleetUp(b *testing.B) {
 						}
 					}
 				}
+				downTime += time.Since(start)
 				if err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()
 			}
 			b.ReportMetric(upTime.Seconds()/float64(b.N), "s/up")
+			b.ReportMetric(downTime.Seconds()/float64(b.N), "s/down")
 			if rss > 0 {
 				b.ReportMetric(rss/float64(b.N), "MiB/agent")
 				b.ReportMetric(anon/float64(b.N), "anon-MiB/agent")

@@ -62,6 +62,10 @@ type Config struct {
 	Detach bool
 	// ReadyTimeout bounds the wait for an agent's card (default 60 s).
 	ReadyTimeout time.Duration
+	// ImageRegistry (host:port) is where the swarm runtime pushes its
+	// images for the nodes to pull; empty, it loads them onto each node
+	// through the node's Docker API (or reads AGENTNET_IMAGE_REGISTRY).
+	ImageRegistry string
 	// SignKey, when set, signs each agent's card here; the agent gets only
 	// the signatures (host.CardSignaturesEnv). A bundle with its own server
 	// cannot be signed this way: Up fails for it.

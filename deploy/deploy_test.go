@@ -47,6 +47,7 @@ func agentnetBinary(t testing.TB) string {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	leaveSwarm()
 	if builtExe != "" {
 		os.RemoveAll(filepath.Dir(builtExe))
 	}

@@ -2,8 +2,8 @@
 // Runtime interface, and keeps the state of a fleet on disk so that another
 // process (a second terminal's "agentnet fleet status") sees it.
 //
-// Runtimes register by name; "process" (the default) and "docker" are built
-// in:
+// Runtimes register by name; "process" (the default), "docker" and "swarm"
+// are built in:
 //
 //	rt, err := deploy.Open("process", deploy.Config{Self: exe, LogDir: dir, Env: env})
 //	a, err := rt.Up(ctx, deploy.Spec{Name: "textkit", Bundle: "out/textkit"})
@@ -77,6 +77,19 @@
 // site-packages) does not run in a job unless it is one self-contained
 // program; when agentnet runs as root, a job runs as nobody and its
 // read-only mounts must be readable by everyone.
+//
+// The swarm runtime runs each agent as a Docker Swarm service
+// (agentnet-a-NAME) from the docker runtime's images, with the same
+// containment as service limits, restart policy any and a health check that
+// runs "agentnet fleet probe" on the card; the services resolve by DNS
+// round robin on the internal overlay network SwarmNetwork. One gateway
+// service (SwarmGateway, GatewayHandler), pinned to this manager node with
+// its port published in host mode, routes /NAME/... to the service NAME;
+// cards advertise http://127.0.0.1:PORT/NAME/. Images reach the other
+// nodes through their Docker APIs (EnvSwarmNodes) or Config.ImageRegistry.
+// Down removes the service and its image, and the gateway and networks with
+// the last agent service. PlanImage and BuildImage name and build the images
+// alone, for deploy/export.
 //
 // Limits of the docker runtime: programs that a skill's program starts in
 // turn (other than a shell's usual tools and a venv's interpreter) are not

@@ -92,6 +92,9 @@ type docker struct {
 
 	mu     sync.Mutex             // guards builds
 	builds map[string]*sync.Mutex // image ref → its build's lock
+	// plan makes ensureImage build nothing: the image references are
+	// computed without an engine (PlanImage).
+	plan bool
 	// inflight is read-held by each Up from its base image to its
 	// container; shared things (base images, the network) are removed
 	// under its write lock, so that an agent coming up in this process
@@ -565,6 +568,9 @@ func (d *docker) ensureImage(ctx context.Context, ref string, build func() error
 	d.mu.Unlock()
 	lock.Lock()
 	defer lock.Unlock()
+	if d.plan {
+		return nil
+	}
 	if _, err := d.api.ImageInspect(ctx, ref); err == nil {
 		return nil
 	} else if !cerrdefs.IsNotFound(err) {

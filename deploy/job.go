@@ -67,6 +67,9 @@ var _ jobAPI = (*client.Client)(nil)
 type Jobs struct {
 	d   *docker
 	api jobAPI
+	// svc, when set, runs the jobs without a listener to reach as Swarm
+	// jobs (NewSwarmJobs).
+	svc *client.Client
 
 	mu      sync.Mutex
 	images  map[string]bool    // ids of the images jobs ran in or were imported for
@@ -171,26 +174,72 @@ func (j *Jobs) Run(ctx context.Context, spec JobSpec) *proc.Result {
 }
 
 func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
+	p, err := j.prepare(ctx, spec)
+	if p != nil {
+		// Ownership goes back after the container is gone, on every path.
+		defer p.giveBack()
+	}
+	if err != nil {
+		return err
+	}
+	var out jobOutcome
+	if j.svc != nil && spec.Reach == nil {
+		out, err = j.runService(ctx, p, res)
+	} else {
+		out, err = j.runContainer(ctx, p, res)
+	}
+	if err != nil {
+		return err
+	}
+	return p.verdict(ctx, out, res)
+}
+
+// jobPlan is a job made ready to start: its image, its container's
+// configuration and the mounts lent to its user.
+type jobPlan struct {
+	name     string // the command's name, for messages
+	jobName  string // the agentnet.job label
+	img      jobImage
+	cfg      *container.Config
+	hc       *container.HostConfig
+	timeout  time.Duration
+	max      int
+	tee      io.Writer
+	beside   *Agent
+	giveBack func()
+}
+
+// jobOutcome is how the job's command ended.
+type jobOutcome struct {
+	status     int64
+	waitFailed error
+	oomKilled  bool
+}
+
+// prepare checks the spec, builds the job's image and its container's
+// configuration, and lends the writable mounts to the job's user; a
+// returned plan's giveBack must run once the container is gone, also on
+// error.
+func (j *Jobs) prepare(ctx context.Context, spec JobSpec) (*jobPlan, error) {
 	if len(spec.Argv) == 0 {
-		return errors.New("empty command")
+		return nil, errors.New("empty command")
 	}
 	j.mu.Lock()
 	closed := j.closed
 	j.mu.Unlock()
 	if closed {
-		return errors.New("docker jobs: closed")
+		return nil, errors.New("docker jobs: closed")
 	}
-	timeout := spec.Timeout
-	if timeout <= 0 {
-		timeout = time.Minute
+	p := &jobPlan{timeout: spec.Timeout, max: spec.MaxOutput, tee: spec.Tee, beside: spec.Beside, giveBack: func() {}}
+	if p.timeout <= 0 {
+		p.timeout = time.Minute
 	}
-	max := spec.MaxOutput
-	if max <= 0 {
-		max = proc.DefaultMaxOutput
+	if p.max <= 0 {
+		p.max = proc.DefaultMaxOutput
 	}
 	mounts, err := cleanMounts(spec.Mounts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dir := spec.Dir
 	if dir == "" && len(mounts) > 0 {
@@ -200,62 +249,60 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 		dir = "/tmp"
 	}
 	if !filepath.IsAbs(dir) {
-		return fmt.Errorf("job working directory %q is not an absolute path", dir)
+		return nil, fmt.Errorf("job working directory %q is not an absolute path", dir)
 	}
-	name := cmdName(spec.Argv)
+	p.name = cmdName(spec.Argv)
 	if _, err := j.api.Ping(ctx); err != nil {
-		return fmt.Errorf("%q: docker: %w", name, err)
+		return nil, fmt.Errorf("%q: docker: %w", p.name, err)
 	}
 	argv := append([]string(nil), spec.Argv...)
 	if !filepath.IsAbs(argv[0]) && strings.ContainsRune(argv[0], '/') {
 		argv[0] = filepath.Join(dir, argv[0])
 	}
-	img, err := j.image(ctx, argv[0], spec.Programs, mounts)
+	p.img, err = j.image(ctx, argv[0], spec.Programs, mounts)
 	if err != nil {
-		return fmt.Errorf("%q: build the job's image: %w", name, err)
+		return nil, fmt.Errorf("%q: build the job's image: %w", p.name, err)
 	}
 	env, tmpfs := spec.Env, jobTmpfs
-	if img.goroot != "" {
-		env = goEnv(env, img.goroot, img.gcc)
+	if p.img.goroot != "" {
+		env = goEnv(env, p.img.goroot, p.img.gcc)
 		// go test and go run execute what they build in /tmp, which
 		// Docker mounts noexec unless told otherwise.
 		tmpfs += ",exec"
 	}
 	cmd := argv
-	if img.selfKill {
+	if p.img.selfKill {
 		// Should agentnet die without removing the container, the job
 		// still ends: timeout kills its process group a little after
 		// agentnet would have.
-		cmd = append([]string{"timeout", "-s", "KILL", fmt.Sprintf("%ds", int((timeout + selfKillGrace).Seconds()))}, argv...)
+		cmd = append([]string{"timeout", "-s", "KILL", fmt.Sprintf("%ds", int((p.timeout + selfKillGrace).Seconds()))}, argv...)
 	}
 	netMode, err := j.network(ctx, spec)
 	if err != nil {
-		return fmt.Errorf("%q: %w", name, err)
+		return nil, fmt.Errorf("%q: %w", p.name, err)
 	}
-
-	binds := img.binds
+	binds := p.img.binds
 	for _, m := range mounts {
 		binds = append(binds, mount.Mount{Type: mount.TypeBind, Source: m.Host, Target: m.Path, ReadOnly: m.ReadOnly})
 	}
 	user, giveBack, err := lend(mounts)
-	// Ownership goes back after the container is gone, on every path.
-	defer giveBack()
+	p.giveBack = giveBack
 	if err != nil {
-		return fmt.Errorf("%q: %w", name, err)
+		return p, fmt.Errorf("%q: %w", p.name, err)
 	}
-	jobName := spec.Name
-	if jobName == "" {
-		jobName = filepath.Base(argv[0])
+	p.jobName = spec.Name
+	if p.jobName == "" {
+		p.jobName = filepath.Base(argv[0])
 	}
-	cfg := &container.Config{
-		Image:      img.ref,
+	p.cfg = &container.Config{
+		Image:      p.img.ref,
 		Cmd:        cmd,
 		Env:        jobEnv(env),
 		User:       user,
 		WorkingDir: dir,
-		Labels:     map[string]string{LabelManaged: "true", LabelRole: "job", LabelJob: jobName},
+		Labels:     map[string]string{LabelManaged: "true", LabelRole: "job", LabelJob: p.jobName},
 	}
-	hc := &container.HostConfig{
+	p.hc = &container.HostConfig{
 		Mounts:         binds,
 		ReadonlyRootfs: true,
 		Tmpfs:          map[string]string{"/tmp": tmpfs},
@@ -269,9 +316,28 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 			PidsLimit: ptr(int64(jobPids)),
 		},
 	}
-	created, err := j.api.ContainerCreate(ctx, cfg, hc, nil, nil, "agentnet-job-"+sanitize(jobName)+"-"+randomSuffix())
+	return p, nil
+}
+
+// output returns the writers of the job's stdout and stderr: bounded
+// buffers, and the tee when there is one.
+func (p *jobPlan) output() (stdout, stderr *proc.Limited, outW, errW io.Writer) {
+	stdout, stderr = &proc.Limited{Max: p.max}, &proc.Limited{Max: p.max}
+	outW, errW = stdout, stderr
+	if p.tee != nil {
+		outW, errW = io.MultiWriter(stdout, p.tee), io.MultiWriter(stderr, p.tee)
+	}
+	return stdout, stderr, outW, errW
+}
+
+// runContainer creates the job's container, starts it, follows its output
+// and waits for it to end or be killed at the timeout; it removes the
+// container.
+func (j *Jobs) runContainer(ctx context.Context, p *jobPlan, res *proc.Result) (jobOutcome, error) {
+	out := jobOutcome{status: -1}
+	created, err := j.api.ContainerCreate(ctx, p.cfg, p.hc, nil, nil, "agentnet-job-"+sanitize(p.jobName)+"-"+randomSuffix())
 	if err != nil {
-		return fmt.Errorf("%q: create the job's container: %w", name, err)
+		return out, fmt.Errorf("%q: create the job's container: %w", p.name, err)
 	}
 	id := created.ID
 	defer j.api.ContainerRemove(context.WithoutCancel(ctx), id, container.RemoveOptions{Force: true})
@@ -280,7 +346,7 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 		j.used(info.Image)
 	}
 
-	tctx, cancel := context.WithTimeout(ctx, timeout)
+	tctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 	// The wait is set up before the start, so that no exit is missed.
 	wctx, stopWait := context.WithCancel(context.WithoutCancel(ctx))
@@ -289,15 +355,11 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 	start := time.Now()
 	if err := j.api.ContainerStart(tctx, id, container.StartOptions{}); err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("%q: %w", name, ctx.Err())
+			return out, fmt.Errorf("%q: %w", p.name, ctx.Err())
 		}
-		return fmt.Errorf("%q: start the job's container: %w", name, err)
+		return out, fmt.Errorf("%q: start the job's container: %w", p.name, err)
 	}
-	stdout, stderr := &proc.Limited{Max: max}, &proc.Limited{Max: max}
-	var outW, errW io.Writer = stdout, stderr
-	if spec.Tee != nil {
-		outW, errW = io.MultiWriter(stdout, spec.Tee), io.MultiWriter(stderr, spec.Tee)
-	}
+	stdout, stderr, outW, errW := p.output()
 	copied := make(chan struct{})
 	logs, err := j.api.ContainerLogs(wctx, id, container.LogsOptions{ShowStdout: true, ShowStderr: true, Follow: true})
 	if err != nil {
@@ -309,16 +371,14 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 		}()
 	}
 
-	var status int64 = -1
-	var waitFailed error
 	select {
 	case w := <-waitC:
-		status = w.StatusCode
+		out.status = w.StatusCode
 		if w.Error != nil && w.Error.Message != "" {
-			waitFailed = errors.New(w.Error.Message)
+			out.waitFailed = errors.New(w.Error.Message)
 		}
 	case err := <-waitErr:
-		waitFailed = err
+		out.waitFailed = err
 	case <-tctx.Done():
 		// The timeout or the caller's cancellation: the container and
 		// everything in it die now.
@@ -338,23 +398,35 @@ func (j *Jobs) run(ctx context.Context, spec JobSpec, res *proc.Result) error {
 	}
 	res.Stdout, res.Stderr = stdout.Buf, stderr.Buf
 	res.TimedOut = errors.Is(tctx.Err(), context.DeadlineExceeded)
+	if out.status != 0 && !res.TimedOut && ctx.Err() == nil {
+		if info, err := j.api.ContainerInspect(context.WithoutCancel(ctx), id); err == nil && info.State != nil && info.State.OOMKilled {
+			out.oomKilled = true
+		}
+	}
+	return out, nil
+}
+
+// verdict turns how the job ended into Run's error: nil for status 0.
+func (p *jobPlan) verdict(ctx context.Context, out jobOutcome, res *proc.Result) error {
+	name := p.name
 	switch {
 	case res.TimedOut:
-		return fmt.Errorf("%q timed out after %s and was killed", name, timeout)
+		return fmt.Errorf("%q timed out after %s and was killed", name, p.timeout)
 	case ctx.Err() != nil:
 		return fmt.Errorf("%q: %w", name, ctx.Err())
-	case waitFailed != nil:
-		return fmt.Errorf("%q: wait for the job's container: %w", name, waitFailed)
+	case out.waitFailed != nil:
+		return fmt.Errorf("%q: wait for the job's container: %w", name, out.waitFailed)
 	}
+	status := out.status
 	res.ExitCode = int(status)
 	if status == 0 {
 		return nil
 	}
 	detail := ""
-	if info, err := j.api.ContainerInspect(context.WithoutCancel(ctx), id); err == nil && info.State != nil && info.State.OOMKilled {
+	if out.oomKilled {
 		detail = fmt.Sprintf(" (killed: out of its %d MiB of memory)", jobMemory>>20)
 	}
-	if img.goroot != "" {
+	if p.img.goroot != "" {
 		if line := goModuleTrouble(res.Stdout, res.Stderr); line != "" {
 			return fmt.Errorf("%q exited with status %d%s: %w%s", name, status, detail, &GoModuleError{Line: line}, proc.Tail(res.Stderr, 2000))
 		}
@@ -597,6 +669,11 @@ func (j *Jobs) network(ctx context.Context, spec JobSpec) (container.NetworkMode
 			return "", errors.New("the job's listener was not opened by Jobs.Listen")
 		}
 		return container.NetworkMode(l.network), nil
+	case spec.Beside != nil && spec.Beside.Runtime == "swarm":
+		// The agents' attachable overlay network: a Swarm job, or a
+		// container on this node, joins it and reaches the agent's
+		// service by name (BesideURLOf).
+		return container.NetworkMode(SwarmNetwork), nil
 	case spec.Beside != nil:
 		if spec.Beside.Runtime != "docker" {
 			return "", fmt.Errorf("agent %s runs on the %s runtime, not in a container", spec.Beside.Name, spec.Beside.Runtime)

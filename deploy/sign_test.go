@@ -70,6 +70,15 @@ func TestSignedCardRuntimes(t *testing.T) {
 			t.Errorf("card: %v\n%s", v, card)
 		}
 	})
+	t.Run("swarm", func(t *testing.T) {
+		t.Parallel()
+		dc := dockerClient(t)
+		swarmManager(t, dc)
+		card := upSigned(t, "swarm", k, dir, func(agent string) { cleanupSwarm(t, dc, []string{agent}) })
+		if v := cards.VerifyJSON(card, nil); !v.Valid() || v.Verified.KeyID != k.KeyID() {
+			t.Errorf("card: %v\n%s", v, card)
+		}
+	})
 	t.Run("own server refused", func(t *testing.T) {
 		own := filepath.Join(t.TempDir(), "own")
 		writeFiles(t, own, map[string]string{"agent.yaml": "version: 1\nname: own\ndescription: x.\nserve: [python3, server.py, --port, \"{{port}}\"]\n"})

@@ -31,7 +31,7 @@ func newFleetCmd(env *Env) *cobra.Command {
 from any terminal. Each agent's log is $AGENTNET_HOME/fleet/logs/NAME.log
 (on --runtime docker, the container's: docker logs ID, the id in "fleet status --json").`,
 	}
-	cmd.AddCommand(newFleetUpCmd(env), newFleetStatusCmd(env), newFleetDownCmd(env))
+	cmd.AddCommand(newFleetUpCmd(env), newFleetStatusCmd(env), newFleetDownCmd(env), newFleetGatewayCmd(env), newFleetProbeCmd(env), newFleetExportCmd(env))
 	return cmd
 }
 
@@ -49,6 +49,7 @@ func (e *Env) executable() (string, error) {
 func newFleetUpCmd(env *Env) *cobra.Command {
 	var (
 		runtimeName, registryURL, generator string
+		imageRegistry                       string
 		signKey                             string
 		setup, regenerate, asJSON           bool
 		parallel                            int
@@ -107,7 +108,7 @@ signatures (a bundle with its own server cannot be signed so: use serve
 				return fmt.Errorf("fleet up: the file key: %w", err)
 			}
 			hostEnv := append(env.childEnv(), fetchpolicy.KeyEnv+"="+hex.EncodeToString(fkey))
-			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: hostEnv, LogDir: deploy.LogDir(home), Detach: true, SignKey: key})
+			rt, err := deploy.Open(runtimeName, deploy.Config{Self: exe, Env: hostEnv, LogDir: deploy.LogDir(home), Detach: true, SignKey: key, ImageRegistry: imageRegistry})
 			if err != nil {
 				return usageError("%v", err)
 			}
@@ -149,6 +150,7 @@ signatures (a bundle with its own server cannot be signed so: use serve
 	f := cmd.Flags()
 	f.StringVar(&runtimeName, "runtime", "process", "where agents run: "+strings.Join(deploy.Runtimes(), ", "))
 	f.StringVar(&registryURL, "registry", "", "register each agent's card at this registry URL")
+	f.StringVar(&imageRegistry, "image-registry", "", "with --runtime swarm: push the agents' images to this registry (HOST:PORT) for the nodes to pull (default: load them onto each node through its Docker API; AGENTNET_IMAGE_REGISTRY)")
 	f.StringVar(&signKey, "sign-key", "", signKeyFlagHelp+"; the key stays in this process, agents get only their cards' signatures")
 	f.BoolVar(&setup, "setup", false, "run each bundle's setup commands before serving it")
 	f.IntVar(&parallel, "parallel", 8, "agents started at once")
