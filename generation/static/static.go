@@ -271,6 +271,9 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if len(usable) == 0 {
 		return nil, withMissingNote(firstErr, res.Missing, opts.InstallSystemDeps)
 	}
+	usable, notes = publicSurface(usable)
+	res.Notes = append(res.Notes, notes...)
+	res.Notes = append(res.Notes, r.leftOut...)
 	res.Tools = usable
 	b := compose(r, usable, text, opts)
 	if len(b.Skills) == 0 {
