@@ -243,8 +243,21 @@ func callFromTypes(sk *bundle.Skill) smokeCall {
 	c := smokeCall{args: map[string]any{}}
 	stdin := sk.StdinParam()
 	props, _ := sk.Params["properties"].(map[string]any)
+	// A skill that reads an optional input file ("[INPUT]", standard
+	// input otherwise) gets one: called with nothing, it would wait for
+	// or refuse an empty input and show nothing of itself.
+	input := ""
 	for _, p := range sk.ParamList() {
-		if !p.Required && p.Name != stdin {
+		if p.IsPath() && (p.Required || p.Name == stdin) {
+			input = ""
+			break
+		}
+		if p.IsPath() && input == "" {
+			input = p.Name
+		}
+	}
+	for _, p := range sk.ParamList() {
+		if !p.Required && p.Name != stdin && p.Name != input {
 			continue
 		}
 		prop, _ := props[p.Name].(map[string]any)

@@ -83,6 +83,20 @@ func TestCallFromTypes(t *testing.T) {
 	}
 }
 
+// TestCallFromTypesOptionalInput gives a skill whose input file is
+// optional (standard input otherwise) that file.
+func TestCallFromTypesOptionalInput(t *testing.T) {
+	sk := &bundle.Skill{Params: map[string]any{"type": "object", "properties": map[string]any{
+		"input":  map[string]any{"type": "string", "format": "path"},
+		"output": map[string]any{"type": "string", "format": "output-path"},
+		"armor":  map[string]any{"type": "boolean"},
+	}}}
+	c := callFromTypes(sk)
+	if want := map[string]any{"input": "input.txt"}; !reflect.DeepEqual(c.args, want) || len(c.files) != 1 {
+		t.Errorf("args = %v, files %d; want %v and one file", c.args, len(c.files), want)
+	}
+}
+
 // TestWhyCannotRun tells a program that cannot run from one that refused
 // its input.
 func TestWhyCannotRun(t *testing.T) {
@@ -92,6 +106,10 @@ func TestWhyCannotRun(t *testing.T) {
 		{"skill \"x\" exited with status 1: Traceback (most recent call last):\n  File \"w.py\", line 3, in <module>\n    import lib\nModuleNotFoundError: No module named 'lib'", "a module it imports is missing"},
 		{"skill \"x\" exited with status 1: Traceback (most recent call last):\n  File \"w.py\", line 9, in main\n    print(obj.km)\nAttributeError: 'Point' object has no attribute 'km'", "it uses an attribute that does not exist"},
 		{"skill \"x\" exited with status 1: Traceback (most recent call last):\n  File \"t.py\", line 9, in main\n    int(s)\nValueError: invalid literal for int() with base 10: 'example'", ""},
+		{"skill \"x\" exited with status 1: Traceback (most recent call last):\n  File \"lib/distance.py\", line 273, in __init__\n    km += args[0]\nTypeError: unsupported operand type(s) for +=: 'int' and 'str'", ""},
+		{"skill \"x\" exited with status 1: Traceback (most recent call last):\n  File \"w.py\", line 8, in main\n    f(a, b)\nTypeError: f() missing 1 required positional argument: 'c'", "it calls a function with arguments it does not take"},
+		{"skill \"x\" exited with status 1: Traceback (most recent call last):\n  File \"lib.py\", line 8, in g\n    s.decode()\nAttributeError: 'str' object has no attribute 'decode'", ""},
+		{"skill \"x\" exited with status 1: Traceback (most recent call last):\n  File \"w.py\", line 8, in main\n    getattr(mod, 'gone')\nAttributeError: module 'lib' has no attribute 'gone'", "it uses an attribute that does not exist"},
 		{"skill \"x\" exited with status 2: usage: tool [-h] FILE\ntool: error: the following arguments are required: FILE", ""},
 		{"skill \"x\" exited with status 1: tool: input.txt: not found", ""},
 		{"skill \"x\" exited with status 1: sh: 1: helper: not found", "a program it runs was not found"},

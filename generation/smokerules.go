@@ -32,18 +32,36 @@ var cannotRun = []struct {
 
 // pythonBroken are the exceptions that end a Python traceback when the
 // code that runs is broken rather than its input wrong: a module that does
-// not import, a name or attribute that is not there, a call with the wrong
-// arguments, code that does not parse.
+// not import, a name that is not there, code that does not parse. A
+// TypeError or AttributeError is broken code only when its message says so
+// (pythonBrokenMessage): raised by a library handed a word where it wants
+// a number, it is the input's fault.
 var pythonBroken = map[string]string{
 	"ModuleNotFoundError": "a module it imports is missing",
 	"ImportError":         "a module it imports does not load",
-	"AttributeError":      "it uses an attribute that does not exist",
 	"NameError":           "it uses a name that does not exist",
-	"TypeError":           "it calls a function with arguments it does not take",
 	"SyntaxError":         "its code does not parse",
 	"IndentationError":    "its code does not parse",
 	"NotImplementedError": "it is not implemented",
 }
+
+// pythonBrokenMessage are the messages of a TypeError or AttributeError
+// that say the code calls what is not there whatever the input: a call
+// that does not fit the function's signature, an attribute missing from a
+// module, a class or an object of the library's own (an object of a type
+// the input could have been, str or int, says the input was wrong).
+var pythonBrokenMessage = []struct {
+	re   *lazyregexp.Regexp
+	says string
+}{
+	{lazyregexp.New(`^TypeError: .*(?:missing \d+ required (?:positional|keyword-only) argument|got an unexpected keyword argument|takes (?:\d+|no) (?:positional )?arguments?(?: but \d+ (?:was|were) given)?|got multiple values for argument|object is not callable)`), "it calls a function with arguments it does not take"},
+	{lazyregexp.New(`^AttributeError: (?:module|type object) '[^']+' has no attribute`), "it uses an attribute that does not exist"},
+	{lazyregexp.New(`^AttributeError: '(?:[^']+)' object has no attribute`), "it uses an attribute that does not exist"},
+}
+
+// inputTypeRE is an attribute missing from a Python type that a value
+// made of the call's input has: the input's fault.
+var inputTypeRE = lazyregexp.New(`^AttributeError: '(?:str|int|float|bool|bytes|bytearray|list|dict|tuple|NoneType|_io\.\w+)' object has no attribute`)
 
 // lastExceptionRE finds the exception line that ends a Python traceback.
 var lastExceptionRE = lazyregexp.New(`(?m)^([A-Za-z_][\w.]*(?:Error|Exception|Exit)?)(?::.*)?$`)
@@ -56,34 +74,43 @@ func whyCannotRun(msg string) string {
 			return r.says
 		}
 	}
-	if exc := pythonException(msg); exc != "" {
-		if why, ok := pythonBroken[exc]; ok {
-			return why
+	exc, line := pythonException(msg)
+	if why, ok := pythonBroken[exc]; ok {
+		return why
+	}
+	if inputTypeRE.MatchString(line) {
+		return ""
+	}
+	for _, m := range pythonBrokenMessage {
+		if m.re.MatchString(line) {
+			return m.says
 		}
 	}
 	return ""
 }
 
 // pythonException is the class of the exception that ends the last Python
-// traceback in msg (without its module), or "".
-func pythonException(msg string) string {
+// traceback in msg (without its module), and its line with the class so
+// shortened; "" when msg holds no traceback.
+func pythonException(msg string) (string, string) {
 	i := strings.LastIndex(msg, "Traceback (most recent call last):")
 	if i < 0 {
-		return ""
+		return "", ""
 	}
-	rest := msg[i:]
-	var last string
-	for _, line := range strings.Split(rest, "\n") {
+	for _, line := range strings.Split(msg[i:], "\n") {
 		if line == "" || line[0] == ' ' || line[0] == '\t' || strings.HasPrefix(line, "Traceback") {
 			continue
 		}
-		if m := lastExceptionRE.FindStringSubmatch(line); m != nil {
-			last = m[1]
-			break
+		m := lastExceptionRE.FindStringSubmatch(line)
+		if m == nil {
+			return "", ""
 		}
+		exc := m[1]
+		if j := strings.LastIndexByte(exc, '.'); j >= 0 {
+			line = exc[j+1:] + strings.TrimPrefix(line, exc)
+			exc = exc[j+1:]
+		}
+		return exc, line
 	}
-	if j := strings.LastIndexByte(last, '.'); j >= 0 {
-		last = last[j+1:]
-	}
-	return last
+	return "", ""
 }

@@ -83,7 +83,9 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 			if p != "" && strings.Contains(sk.Description, strings.TrimSuffix(sentence(p), ".")) {
 				project = ""
 			}
-			b.Skills = append(b.Skills, withStdin(sk, t, leaf.path, leaf.cmd, readmeText))
+			for _, m := range splitModes(sk, leaf.cmd) {
+				b.Skills = append(b.Skills, withStdin(m, t, leaf.path, leaf.cmd, readmeText))
+			}
 		}
 	}
 	dedupeIDs(b.Skills)
@@ -755,7 +757,7 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 	if toolSummary == "" {
 		toolSummary = project
 	}
-	about := unbanner(firstParagraph(c.About))
+	about := withoutOperandProse(unbanner(firstParagraph(c.About)))
 	if len(path) == 0 && about == "" {
 		about = firstParagraph(t.Doc)
 	}

@@ -765,6 +765,9 @@ func mergeCommand(c, h *Command, trusted bool) {
 	if h.Usage != "" {
 		c.Usage = h.Usage
 	}
+	if len(h.Forms) > 0 {
+		c.Forms = h.Forms
+	}
 	if h.Help != "" {
 		c.Help = h.Help
 	}
