@@ -84,7 +84,9 @@ func readTemplate(run bundle.Command) template {
 // leaves a required parameter without a value.
 func callFromExample(sk *bundle.Skill, ex, repo string) (smokeCall, bool) {
 	m := backtickRE.FindStringSubmatch(ex)
-	if m == nil || strings.ContainsAny(m[1], "|<>;&$") {
+	// A pipeline or redirection is no single call; an address would
+	// send the gate's offline call to the network.
+	if m == nil || strings.ContainsAny(m[1], "|<>;&$") || strings.Contains(m[1], "://") {
 		return smokeCall{}, false
 	}
 	words, err := splitWords(m[1])

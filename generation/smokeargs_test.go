@@ -35,6 +35,7 @@ func TestCallFromExample(t *testing.T) {
 		{"Run `otherprog resize photo.gif`", nil, ""},
 		{"Run `imgkit resize --width 64`", nil, ""},
 		{"Run `imgkit resize a.png | cat`", nil, ""},
+		{"Run `imgkit resize https://example.com/a.png`", nil, ""},
 	}
 	for _, tc := range tests {
 		c, ok := callFromExample(sk, tc.ex, "")
@@ -113,6 +114,7 @@ func TestWhyCannotRun(t *testing.T) {
 		{"skill \"x\" exited with status 2: usage: tool [-h] FILE\ntool: error: the following arguments are required: FILE", ""},
 		{"skill \"x\" exited with status 1: tool: input.txt: not found", ""},
 		{"skill \"x\" exited with status 1: sh: 1: helper: not found", "a program it runs was not found"},
+		{"skill \"x\" exited with status 1: requests.exceptions.ConnectionError: HTTPSConnectionPool(host='api.example.com', port=443): Max retries exceeded (Caused by NewConnectionError('Failed to establish a new connection: [Errno -2] Name or service not known'))", "it needs the network, which this machine does not reach"},
 		{"skill \"x\" exited with status 1: Error: Cannot find module 'left-pad'\nRequire stack:", "a module it loads is missing"},
 	}
 	for _, tc := range tests {

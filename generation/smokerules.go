@@ -25,6 +25,10 @@ var cannotRun = []struct {
 	{lazyregexp.New(`(?i)exec format error`), "the program is not executable here"},
 	{lazyregexp.New(`(?m)(?:: command not found|(?:^|: )(?:/bin/)?(?:ba|da)?sh: (?:\d+: )?[^\s:]+: not found)\s*$`), "a program it runs was not found"},
 	{lazyregexp.New(`(?m)^/usr/bin/env: .*: No such file or directory`), "its interpreter was not found"},
+	// A call that reaches for the network: the gate's inputs are files
+	// and words, never an address, so the skill goes online by itself
+	// (an online service's client), which this machine cannot serve.
+	{lazyregexp.New(`Name or service not known|Temporary failure in name resolution|nodename nor servname provided|getaddrinfo (?:ENOTFOUND|EAI_AGAIN)|dial tcp: lookup \S+.*no such host|Network is unreachable`), "it needs the network, which this machine does not reach"},
 	// Node.js loading its own code (a SyntaxError is no sign: JSON.parse
 	// throws one for bad input).
 	{lazyregexp.New(`(?m)(?:^|: )Error: Cannot find module `), "a module it loads is missing"},

@@ -759,7 +759,7 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 	}
 	about := withoutOperandProse(unbanner(firstParagraph(c.About)))
 	if len(path) == 0 && about == "" {
-		about = firstParagraph(t.Doc)
+		about = withoutOperandProse(firstParagraph(t.Doc))
 	}
 	// The README's label and the help's first sentence often restate the
 	// summary in other words; each must bring two words of its own or it

@@ -3,14 +3,20 @@ package static
 import (
 	"strings"
 	"unicode"
+
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 )
+
+var bannerSentenceRE = lazyregexp.New(`(?i)(?:\bversion\s+v?|\bv)\d+(?:\.\d+)+\b|\bcopyright\b|©|\(c\)\s*\d{4}`)
 
 // A help's paragraph about its operands ("INPUT defaults to standard
 // input, and OUTPUT defaults to standard output. If OUTPUT exists, it will
 // be overwritten.") says how to call the program, not what it does: it is
 // no description of a skill. withoutOperandProse drops the sentences whose
 // subject is an operand's placeholder (an upper-case word such as INPUT or
-// PATH, or a quoted token such as "-").
+// PATH, or a quoted token such as "-"), and a banner's: a sentence with
+// a version number or a copyright ("Tool, version 4.0.1, by A. Author."),
+// which names the program and its authors, not its work.
 func withoutOperandProse(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if s == "" {
@@ -18,7 +24,7 @@ func withoutOperandProse(s string) string {
 	}
 	var kept []string
 	for _, sent := range splitSentences(s) {
-		if operandSentence(sent) {
+		if operandSentence(sent) || bannerSentenceRE.MatchString(sent) {
 			continue
 		}
 		kept = append(kept, sent)

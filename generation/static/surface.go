@@ -39,7 +39,33 @@ func publicSurface(tools []*Tool) ([]*Tool, []string) {
 		}
 		kept = append(kept, t)
 	}
-	return kept, notes
+	// A program that took --help for an operand printed its work, not
+	// its usage: there is nothing to describe it by or call it with.
+	var told []*Tool
+	for _, t := range kept {
+		if !helpAsOperand(t) {
+			told = append(told, t)
+		}
+	}
+	if len(told) == 0 {
+		return kept, notes
+	}
+	for _, t := range kept {
+		if helpAsOperand(t) {
+			notes = append(notes, fmt.Sprintf("%s (%s): left out: it took --help for an operand and printed its output, no usage", t.Name, t.Source))
+		}
+	}
+	return told, notes
+}
+
+// helpAsOperand reports whether a tool's answer to --help names --help as
+// data ("Report for --help") and shows no usage, option or subcommand.
+func helpAsOperand(t *Tool) bool {
+	c := t.Root
+	if c == nil || len(t.Skills) > 0 || !strings.Contains(c.Help, "--help") {
+		return false
+	}
+	return c.Usage == "" && len(c.Forms) == 0 && len(c.Flags) == 0 && len(c.Subs) == 0
 }
 
 // pluginOf returns the name of another of the tools whose plugin t says

@@ -70,3 +70,26 @@ func TestGoMaintenanceProgramsNoted(t *testing.T) {
 		t.Errorf("left out = %q, want the release program with its reason", r.leftOut)
 	}
 }
+
+// TestHelpAsOperandLeftOut leaves out a program whose answer to --help is
+// its own output about a "--help" it took for an operand, beside one with
+// a usage; alone, it stays.
+func TestHelpAsOperandLeftOut(t *testing.T) {
+	tool := func(name, help string) *Tool {
+		c := parseHelp(help)
+		c.Help = help
+		return &Tool{Name: name, Source: name, Root: c}
+	}
+	scan := tool("tagscan", "Scanning --help\nReport for --help: no audio files found.\n")
+	edit := tool("tagedit", "Usage: tagedit [-t TITLE] FILE\n\nOptions:\n  -t TITLE  Set the title.\n")
+	kept, notes := publicSurface([]*Tool{edit, scan})
+	if len(kept) != 1 || kept[0] != edit {
+		t.Errorf("kept %d tools, want tagedit alone", len(kept))
+	}
+	if len(notes) != 1 || !strings.Contains(notes[0], "tagscan (tagscan): left out: it took --help for an operand") {
+		t.Errorf("notes = %q", notes)
+	}
+	if kept, _ := publicSurface([]*Tool{scan}); len(kept) != 1 {
+		t.Errorf("alone, the program was left out")
+	}
+}
