@@ -196,7 +196,11 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		done[strings.Join(pyEnv.envSetup(sc.Src), "\x00")] = true
 		res.Missing = pyEnv.Missing
 		if pyEnv.Installed {
-			res.Notes = append(res.Notes, fmt.Sprintf("python: %s %s; the repository is installed into %s", pyEnv.Python.Exe, pyEnv.Python.VersionString(), pyEnv.Venv))
+			note := fmt.Sprintf("python: %s %s; the repository is installed into %s", pyEnv.Python.Exe, pyEnv.Python.VersionString(), pyEnv.Venv)
+			if pyEnv.Reason != "" {
+				note += " (" + pyEnv.Reason + ")" // a stated version, say
+			}
+			res.Notes = append(res.Notes, note)
 		} else {
 			res.Notes = append(res.Notes, fmt.Sprintf("python: %s %s; %s", pyEnv.Python.Exe, pyEnv.Python.VersionString(), pyEnv.Reason))
 		}
