@@ -74,7 +74,9 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 			c.Summary = ""
 			st = &c
 		}
-		for _, leaf := range leaves(t) {
+		kept, notes := readmeLeaves(t, leaves(t), readmeText)
+		r.leftOut = append(r.leftOut, notes...)
+		for _, leaf := range kept {
 			p := ""
 			if ti == owner {
 				p = project

@@ -277,9 +277,9 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 	usable, notes = publicSurface(usable)
 	res.Notes = append(res.Notes, notes...)
-	res.Notes = append(res.Notes, r.leftOut...)
 	res.Tools = usable
 	b := compose(r, usable, text, opts)
+	res.Notes = append(res.Notes, r.leftOut...)
 	if len(b.Skills) == 0 {
 		return nil, fmt.Errorf("%w: the entry points offer no capability that could become a skill", ErrNoEntryPoints)
 	}
