@@ -75,7 +75,9 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 			st = &c
 		}
 		kept, notes := readmeLeaves(t, leaves(t), readmeText)
-		r.leftOut = append(r.leftOut, notes...)
+		if r != nil {
+			r.leftOut = append(r.leftOut, notes...)
+		}
 		for _, leaf := range kept {
 			p := ""
 			if ti == owner {

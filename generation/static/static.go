@@ -181,6 +181,11 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		tools = makeTools(r)
 	}
 	if len(tools) == 0 {
+		if len(res.Notes) > 0 {
+			// What failed on the way (a scan that ran out of time) is
+			// likely why.
+			return nil, fmt.Errorf("%w: %s\n%s", ErrNoEntryPoints, inventory(r), strings.Join(res.Notes, "\n"))
+		}
 		return nil, fmt.Errorf("%w: %s", ErrNoEntryPoints, inventory(r))
 	}
 	text, _ := readme(r)

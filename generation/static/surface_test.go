@@ -93,3 +93,4 @@ func TestHelpAsOperandLeftOut(t *testing.T) {
 		t.Errorf("alone, the program was left out")
 	}
 }
+
