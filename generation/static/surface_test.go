@@ -93,4 +93,3 @@ func TestHelpAsOperandLeftOut(t *testing.T) {
 		t.Errorf("alone, the program was left out")
 	}
 }
-
