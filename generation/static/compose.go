@@ -734,7 +734,7 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 	var parts []string
 	seen := map[string]bool{}
 	add := func(s string, minNew int) {
-		s = strings.TrimSpace(s)
+		s = strings.TrimSpace(withoutOperandProse(s))
 		if s == "" {
 			return
 		}
