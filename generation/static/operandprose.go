@@ -7,7 +7,7 @@ import (
 	"github.com/agentnet/agentnet/internal/lazyregexp"
 )
 
-var bannerSentenceRE = lazyregexp.New(`(?i)(?:\bversion\s+v?|\bv)\d+(?:\.\d+)+\b|\bcopyright\b|©|\(c\)\s*\d{4}|\b(?:compiled|built|linked) (?:with|against) \S+ v?\d+\.\d+`)
+var bannerSentenceRE = lazyregexp.New(`(?i)(?:\bversion\s+v?|\bv)\d+(?:\.\d+)+\b|\bcopyright\b|©|\(c\)\s*\d{4}|\b(?:compiled|built|linked) (?:with|against) \S+ v?\d+\.\d+|^(?:\S+\s+){0,6}v?\d+\.\d+\.\d+\S*\.?$`)
 
 // A help's paragraph about its operands ("INPUT defaults to standard
 // input, and OUTPUT defaults to standard output. If OUTPUT exists, it will
@@ -16,7 +16,8 @@ var bannerSentenceRE = lazyregexp.New(`(?i)(?:\bversion\s+v?|\bv)\d+(?:\.\d+)+\b
 // subject is an operand's placeholder (an upper-case word such as INPUT or
 // PATH, or a quoted token such as "-"), and a banner's: a sentence with
 // a version number, a copyright or the libraries it was built with ("Tool,
-// version 4.0.1, by A. Author.", "Compiled with zlib 1.2.13."),
+// version 4.0.1, by A. Author.", "Compiled with zlib 1.2.13.", a short
+// "Manual page for tool 4.0.1."),
 // which names the program and its authors, not its work.
 func withoutOperandProse(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
