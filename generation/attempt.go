@@ -11,7 +11,7 @@ type Attempt struct {
 	Generator string `json:"generator"`
 	OK        bool   `json:"ok"`
 	// Stage is where a failed attempt stopped: source, generate, load,
-	// setup, check, deploy, card, skills.
+	// setup, check, deploy, card, skills, call.
 	Stage  string `json:"stage,omitempty"`
 	Reason string `json:"reason,omitempty"`
 	// Duration is the attempt's wall time in seconds.
@@ -20,6 +20,9 @@ type Attempt struct {
 	Skills   []string        `json:"skills,omitempty"`
 	Missing  []MissingModule `json:"missing,omitempty"`
 	Notes    []string        `json:"notes,omitempty"`
+	// Dropped are the skills the gate called and left out because they
+	// cannot run, each with its reason.
+	Dropped []Dropped `json:"dropped,omitempty"`
 	// Log is the attempt's log file, relative to the output directory.
 	Log string `json:"log"`
 	// Started is when the attempt began (UTC).

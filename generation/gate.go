@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/agentnet/agentnet/a2a/host"
@@ -24,12 +25,24 @@ type GateError struct {
 func (e *GateError) Error() string { return fmt.Sprintf("%s: %v", e.Stage, e.Err) }
 func (e *GateError) Unwrap() error { return e.Err }
 
+// GateResult is what the gate kept and left out of a bundle that reached
+// its calls.
+type GateResult struct {
+	Skills  []string  // the skills that run, by id
+	Dropped []Dropped // the skills that cannot run, removed from agent.yaml
+}
+
 // Gate decides whether the bundle in dir generates an agent (docs/results.md,
 // "Metrics"): it loads and validates agent.yaml, requires a skill with a
 // non-empty definition, runs setup and check, hosts the bundle on a loopback
 // port, fetches the card from its well-known path over HTTP and validates and
-// lints it. It returns the skill ids, or a *GateError.
-func Gate(ctx context.Context, dir string, env []string, log io.Writer) ([]string, error) {
+// lints it, then calls every skill once over A2A with an example's arguments
+// or arguments built from its parameters' types (smoke.go). A skill that
+// cannot run is removed from agent.yaml and reported in Dropped; a bundle
+// none of whose skills runs fails at stage "call". It returns the result,
+// with a *GateError when the bundle failed (the result may then still say
+// what was dropped).
+func Gate(ctx context.Context, dir string, env []string, log io.Writer) (*GateResult, error) {
 	if log == nil {
 		log = io.Discard
 	}
@@ -80,22 +93,61 @@ func Gate(ctx context.Context, dir string, env []string, log io.Writer) ([]strin
 	if ps := cards.Validate(card); ps != nil {
 		return nil, &GateError{Stage: "card", Err: fmt.Errorf("the served card fails validation:\n%w", ps)}
 	}
-	if ownServer {
-		parsed, err := cards.Parse(card)
-		if err != nil {
-			return nil, &GateError{Stage: "card", Err: err}
-		}
-		for _, s := range parsed.Skills {
-			if s.Name != "" && s.Description != "" {
-				ids = append(ids, s.ID)
-			}
-		}
-		if len(ids) == 0 {
-			return nil, &GateError{Stage: "skills", Err: errors.New("the agent's own server serves a card with no skill that has a name and a description")}
+	if !ownServer {
+		return callSkills(ctx, b, card, ids, log)
+	}
+	// A bundle's own server is not called: its skills take no arguments
+	// the gate could build.
+	parsed, err := cards.Parse(card)
+	if err != nil {
+		return nil, &GateError{Stage: "card", Err: err}
+	}
+	for _, s := range parsed.Skills {
+		if s.Name != "" && s.Description != "" {
+			ids = append(ids, s.ID)
 		}
 	}
+	if len(ids) == 0 {
+		return nil, &GateError{Stage: "skills", Err: errors.New("the agent's own server serves a card with no skill that has a name and a description")}
+	}
 	fmt.Fprintf(log, "# gate passed: card served at %s with %d skills\n", url, len(ids))
-	return ids, nil
+	return &GateResult{Skills: ids}, nil
+}
+
+// callSkills smoke-calls the skills of the hosted bundle b and drops those
+// that cannot run.
+func callSkills(ctx context.Context, b *bundle.Bundle, card []byte, ids []string, log io.Writer) (*GateResult, error) {
+	outs, err := smokeSkills(ctx, b, card, log)
+	if err != nil {
+		return nil, &GateError{Stage: "call", Err: err}
+	}
+	res := &GateResult{}
+	drop := map[string]bool{}
+	for _, o := range outs {
+		if o.why != "" {
+			res.Dropped = append(res.Dropped, Dropped{Skill: o.skill, Reason: o.why + ": " + firstLine(o.note)})
+			drop[o.skill] = true
+		}
+	}
+	for _, id := range ids {
+		if !drop[id] {
+			res.Skills = append(res.Skills, id)
+		}
+	}
+	if len(res.Skills) == 0 {
+		var whys []string
+		for _, d := range res.Dropped {
+			whys = append(whys, d.Skill+": "+d.Reason)
+		}
+		return res, &GateError{Stage: "call", Err: fmt.Errorf("no skill runs when called:\n%s", strings.Join(whys, "\n"))}
+	}
+	if len(drop) > 0 {
+		if err := dropSkills(b.Path, drop); err != nil {
+			return res, &GateError{Stage: "call", Err: fmt.Errorf("remove the skills that cannot run: %w", err)}
+		}
+	}
+	fmt.Fprintf(log, "# gate passed: %d skills run, %d dropped\n", len(res.Skills), len(res.Dropped))
+	return res, nil
 }
 
 func fetchCard(ctx context.Context, url string) ([]byte, error) {

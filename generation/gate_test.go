@@ -21,11 +21,11 @@ func TestGateOwnServer(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ids, err := Gate(t.Context(), dir, os.Environ(), nil)
+	res, err := Gate(t.Context(), dir, os.Environ(), nil)
 	if err != nil {
 		t.Fatalf("Gate(own server) = %v", err)
 	}
-	if len(ids) == 0 {
+	if len(res.Skills) == 0 {
 		t.Error("Gate(own server) counted no skill")
 	}
 }

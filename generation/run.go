@@ -290,7 +290,10 @@ func attempt(ctx context.Context, cfg *Config, gen Generator, n int, out, source
 		fmt.Fprintf(logf, "# generation failed: %v\n", err)
 		return finish("generate", withMissing(err, a.Missing))
 	}
-	skills, err := Gate(ctx, bdir, cfg.Env, logf)
+	gr, err := Gate(ctx, bdir, cfg.Env, logf)
+	if gr != nil {
+		a.Dropped = gr.Dropped
+	}
 	if err != nil {
 		fmt.Fprintf(logf, "# gate failed: %v\n", err)
 		stage := "gate"
@@ -301,7 +304,7 @@ func attempt(ctx context.Context, cfg *Config, gen Generator, n int, out, source
 		}
 		return finish(stage, withMissing(err, a.Missing))
 	}
-	a.Skills = skills
+	a.Skills = gr.Skills
 	return finish("", nil)
 }
 

@@ -74,7 +74,11 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 			c.Summary = ""
 			st = &c
 		}
-		for _, leaf := range leaves(t) {
+		kept, notes := readmeLeaves(t, leaves(t), readmeText)
+		if r != nil {
+			r.leftOut = append(r.leftOut, notes...)
+		}
+		for _, leaf := range kept {
 			p := ""
 			if ti == owner {
 				p = project
@@ -83,7 +87,9 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 			if p != "" && strings.Contains(sk.Description, strings.TrimSuffix(sentence(p), ".")) {
 				project = ""
 			}
-			b.Skills = append(b.Skills, withStdin(sk, t, leaf.path, leaf.cmd, readmeText))
+			for _, m := range splitModes(sk, leaf.cmd) {
+				b.Skills = append(b.Skills, withStdin(m, t, leaf.path, leaf.cmd, readmeText))
+			}
 		}
 	}
 	dedupeIDs(b.Skills)
@@ -728,7 +734,7 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 	var parts []string
 	seen := map[string]bool{}
 	add := func(s string, minNew int) {
-		s = strings.TrimSpace(s)
+		s = strings.TrimSpace(withoutOperandProse(s))
 		if s == "" {
 			return
 		}
@@ -755,9 +761,9 @@ func describe(t *Tool, path []string, c *Command, sections map[string]readmeNote
 	if toolSummary == "" {
 		toolSummary = project
 	}
-	about := unbanner(firstParagraph(c.About))
+	about := withoutOperandProse(unbanner(firstParagraph(c.About)))
 	if len(path) == 0 && about == "" {
-		about = firstParagraph(t.Doc)
+		about = withoutOperandProse(firstParagraph(t.Doc))
 	}
 	// The README's label and the help's first sentence often restate the
 	// summary in other words; each must bring two words of its own or it

@@ -1,6 +1,7 @@
 package static
 
 import (
+	"fmt"
 	"go/ast"
 	"go/build"
 	"go/parser"
@@ -107,7 +108,13 @@ func goTools(r *repo) []*Tool {
 	// (scripts/, tools/, hack/, internal/, playground/) generate, check or
 	// demonstrate the repository; they are not what it offers.
 	if slices.ContainsFunc(tools, func(t *Tool) bool { return t.Source == "." || t.Source == "cmd" || strings.HasPrefix(t.Source, "cmd/") }) {
-		tools = slices.DeleteFunc(tools, func(t *Tool) bool { return maintenanceDir(t.Source) })
+		tools = slices.DeleteFunc(tools, func(t *Tool) bool {
+			if maintenanceDir(t.Source) {
+				r.leftOut = append(r.leftOut, fmt.Sprintf("%s (%s): left out: a program of a maintenance directory beside the repository's commands", t.Name, t.Source))
+				return true
+			}
+			return false
+		})
 	}
 	return tools
 }

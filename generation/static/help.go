@@ -97,6 +97,7 @@ func parseHelp(text string) *Command {
 			break
 		}
 	}
+	c.Forms = usages
 	c.About = joinParagraphs(post)
 	if c.About == "" {
 		c.About = joinParagraphs(pre)

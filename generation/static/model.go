@@ -43,10 +43,11 @@ type Missing struct {
 
 // Command is a command of a tool: the tool itself or a subcommand.
 type Command struct {
-	Name     string // subcommand name; "" for the root
-	Summary  string // one line, as listed by the parent's help
-	About    string // the longer description of its own help
-	Usage    string // the usage line
+	Name     string   // subcommand name; "" for the root
+	Summary  string   // one line, as listed by the parent's help
+	About    string   // the longer description of its own help
+	Usage    string   // the usage line
+	Forms    []string // every form of the usage, the first one Usage
 	Flags    []*Flag
 	Args     []*Arg
 	Examples []string

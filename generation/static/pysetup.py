@@ -171,6 +171,17 @@ if os.path.exists(py) and os.path.realpath(py) != os.path.realpath(best["exe"]):
     shutil.rmtree(venv_dir)
 subprocess.run([best["exe"], "-m", "venv", "--system-site-packages", "--without-pip", venv_dir], check=True)
 purelib = subprocess.run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True, check=True).stdout.strip()
+# A build that reads its version from git history says so in one of
+# these ways; PRETEND_VERSION are the variables by which the versioning
+# plugins of Python packaging take a stated version instead
+# (setuptools-scm and hatch-vcs, pdm-backend, pbr, poetry-dynamic-versioning).
+VERSION_FROM_VCS = r"(?i)(?:unable to detect version|could not (?:determine|detect|find|get) (?:the )?(?:package )?version|version could not be (?:determined|detected)|unable to get version number from git|not a git repository)"
+PRETEND_VERSION = {
+    "SETUPTOOLS_SCM_PRETEND_VERSION": "0+unknown",
+    "PDM_BUILD_SCM_VERSION": "0+unknown",
+    "PBR_VERSION": "0.0.0",
+    "POETRY_DYNAMIC_VERSIONING_BYPASS": "0+unknown",
+}
 pth = os.path.join(purelib, "agentnet-source.pth")
 remove_dist_infos(purelib)
 status = {"python": best["exe"], "version": best["version"], "installed": False, "reason": "", "missing_build": []}
@@ -188,10 +199,11 @@ else:
            "--no-input", "--no-cache-dir", "--no-warn-script-location", "."]
     r = subprocess.run(pip, capture_output=True, text=True, env=dict(os.environ, PIP_NO_INPUT="1"))
     sys.stderr.write(r.stdout[-6000:] + r.stderr[-6000:])
-    if r.returncode != 0 and re.search(r"setuptools[-_]scm was unable to detect version", r.stdout + r.stderr):
-        # A copy without git metadata: setuptools-scm (and hatch-vcs, which
-        # uses it) accept a stated version instead.
-        r2 = subprocess.run(pip, capture_output=True, text=True, env=dict(os.environ, PIP_NO_INPUT="1", SETUPTOOLS_SCM_PRETEND_VERSION="0+unknown"))
+    if r.returncode != 0 and re.search(VERSION_FROM_VCS, r.stdout + r.stderr):
+        # A copy without git metadata: the versioning plugins that read
+        # the version from git accept a stated one instead, each by its
+        # own variable.
+        r2 = subprocess.run(pip, capture_output=True, text=True, env=dict(os.environ, PIP_NO_INPUT="1", **PRETEND_VERSION))
         sys.stderr.write(r2.stdout[-6000:] + r2.stderr[-6000:])
         r = r2
         if r2.returncode == 0:
@@ -206,7 +218,7 @@ else:
             if m.group(1).split(".")[0] not in status["missing_build"]:
                 status["missing_build"].append(m.group(1).split(".")[0])
         m = re.search(r"No module named '([A-Za-z0-9_.]+)'", out)
-        scm = re.search(r"setuptools[-_]scm was unable to detect version[^\n]*", out)
+        scm = re.search(VERSION_FROM_VCS + r"[^\n]*", out)
         nofile = re.search(r"(?:FileNotFoundError|OSError|IOError): \[Errno 2\] No such file or directory: '([^']+)'", out)
         rejected = re.search(r"(Unknown classifier[^\n]*|ValueError: [^\n]*(?:field|metadata|license)[^\n]*|configuration error: .*|invalid pyproject\.toml config: .*|ValueError: invalid pyproject\.toml.*|InvalidRequirement: .*|InvalidVersion: .*|InvalidSpecifier: .*|error in .* setup command: .*|packaging\.\S+: .*)", out)
         if m:

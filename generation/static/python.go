@@ -108,6 +108,10 @@ type pyClick struct {
 // pythonScan runs pyscan.py over the repository (with any python3: it only
 // needs the ast module) and returns what it reports, or nil for a
 // repository without Python files.
+// pyScanBase is the Python scan's budget for a small repository on a quiet
+// machine; repoBudget scales it.
+const pyScanBase = 2 * time.Minute
+
 func pythonScan(ctx context.Context, r *repo, env []string) (*pyScan, error) {
 	if !r.hasExt(".py") {
 		return nil, nil
@@ -121,15 +125,21 @@ func pythonScan(ctx context.Context, r *repo, env []string) (*pyScan, error) {
 	if err := os.WriteFile(script, []byte(pyscanSource), 0o644); err != nil {
 		return nil, fmt.Errorf("python scan: %w", err)
 	}
+	// The scan parses every Python file: its time grows with the files
+	// and the machine's load, like a build's.
+	budget := repoBudget(r, pyScanBase)
 	var res *proc.Result
 	for _, py := range []string{"python3", "/usr/bin/python3"} {
 		res = proc.Run(ctx, proc.Spec{
 			Argv: []string{py, script, r.root}, Dir: tmp, Env: append(slices.Clip(env), "PYTHONDONTWRITEBYTECODE=1"),
-			Timeout: 2 * time.Minute, MaxOutput: 32 << 20,
+			Timeout: budget.limit(), MaxOutput: 32 << 20,
 		})
-		if res.Err == nil {
+		if res.Err == nil || res.TimedOut {
 			break
 		}
+	}
+	if res.TimedOut {
+		return nil, fmt.Errorf("python scan: the parse of the repository's Python files did not finish within its budget (%s)", budget)
 	}
 	if res.Err != nil {
 		return nil, fmt.Errorf("python scan (python3 with the ast module is needed for Python repos): %w", res.Err)

@@ -29,6 +29,9 @@ type repo struct {
 	// the slash path its target names (relative to the root; "" for one
 	// outside it). Links are recorded, never followed.
 	links map[string]string
+	// leftOut says which entry points the analysis left out and why, for
+	// the attempt record.
+	leftOut []string
 }
 
 // skippedDirs are never entered.

@@ -181,6 +181,11 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		tools = makeTools(r)
 	}
 	if len(tools) == 0 {
+		if len(res.Notes) > 0 {
+			// What failed on the way (a scan that ran out of time) is
+			// likely why.
+			return nil, fmt.Errorf("%w: %s\n%s", ErrNoEntryPoints, inventory(r), strings.Join(res.Notes, "\n"))
+		}
 		return nil, fmt.Errorf("%w: %s", ErrNoEntryPoints, inventory(r))
 	}
 	text, _ := readme(r)
@@ -196,7 +201,11 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		done[strings.Join(pyEnv.envSetup(sc.Src), "\x00")] = true
 		res.Missing = pyEnv.Missing
 		if pyEnv.Installed {
-			res.Notes = append(res.Notes, fmt.Sprintf("python: %s %s; the repository is installed into %s", pyEnv.Python.Exe, pyEnv.Python.VersionString(), pyEnv.Venv))
+			note := fmt.Sprintf("python: %s %s; the repository is installed into %s", pyEnv.Python.Exe, pyEnv.Python.VersionString(), pyEnv.Venv)
+			if pyEnv.Reason != "" {
+				note += " (" + pyEnv.Reason + ")" // a stated version, say
+			}
+			res.Notes = append(res.Notes, note)
 		} else {
 			res.Notes = append(res.Notes, fmt.Sprintf("python: %s %s; %s", pyEnv.Python.Exe, pyEnv.Python.VersionString(), pyEnv.Reason))
 		}
@@ -271,8 +280,11 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	if len(usable) == 0 {
 		return nil, withMissingNote(firstErr, res.Missing, opts.InstallSystemDeps)
 	}
+	usable, notes = publicSurface(usable)
+	res.Notes = append(res.Notes, notes...)
 	res.Tools = usable
 	b := compose(r, usable, text, opts)
+	res.Notes = append(res.Notes, r.leftOut...)
 	if len(b.Skills) == 0 {
 		return nil, fmt.Errorf("%w: the entry points offer no capability that could become a skill", ErrNoEntryPoints)
 	}
@@ -761,6 +773,9 @@ func mergeCommand(c, h *Command, trusted bool) {
 	}
 	if h.Usage != "" {
 		c.Usage = h.Usage
+	}
+	if len(h.Forms) > 0 {
+		c.Forms = h.Forms
 	}
 	if h.Help != "" {
 		c.Help = h.Help
