@@ -477,7 +477,7 @@ func bind(sk *bundle.Skill, work string, req *request, saved []string, given map
 			// the input.
 			var pos []string
 			for _, p := range params {
-				if unbound(p) && (slices.Contains(strs, p) || stringList(sk, p)) && positional(sk, p.Name) {
+				if unbound(p) && (slices.ContainsFunc(strs, func(q bundle.Param) bool { return q.Name == p.Name }) || stringList(sk, p)) && positional(sk, p.Name) {
 					pos = append(pos, p.Name)
 				}
 			}
