@@ -102,7 +102,8 @@ func Words(name string) []string {
 
 // MediaTypes returns the media types the words of text name ("a CSV or
 // JSON file": text/csv, application/json), in the order they come, each
-// once; nil when it names none.
+// once, a wildcard (image/*) left out beside a type of its kind; nil when
+// it names none.
 func MediaTypes(text string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
@@ -114,7 +115,12 @@ func MediaTypes(text string) []string {
 			}
 		}
 	}
-	return out
+	// "a PNG image" is image/png: a wildcard gives way to a type of its own
+	// kind.
+	return slices.DeleteFunc(out, func(t string) bool {
+		major, ok := strings.CutSuffix(t, "/*")
+		return ok && slices.ContainsFunc(out, func(u string) bool { return u != t && strings.HasPrefix(u, major+"/") })
+	})
 }
 
 // MediaWords returns every word media.txt maps to a media type.

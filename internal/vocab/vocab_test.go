@@ -43,3 +43,12 @@ func TestWords(t *testing.T) {
 		}
 	}
 }
+
+func TestMediaTypesWildcard(t *testing.T) {
+	if got := MediaTypes("A PNG image"); !slices.Equal(got, []string{"image/png"}) {
+		t.Errorf("MediaTypes = %v, want [image/png]", got)
+	}
+	if got := MediaTypes("an image"); !slices.Equal(got, []string{"image/*"}) {
+		t.Errorf("MediaTypes = %v, want [image/*]", got)
+	}
+}
