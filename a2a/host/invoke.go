@@ -804,13 +804,10 @@ func inlineContent(text string) string {
 	return strings.TrimSpace(rest)
 }
 
-// textWords name a parameter that holds text to work on.
-var textWords = map[string]bool{"text": true, "string": true, "input": true, "content": true, "data": true, "source": true, "code": true, "message": true, "str": true}
-
 // textParam reports whether p holds the text to work on, by its name or by
 // its description ("transliterate TEXT instead of FILE").
 func textParam(p bundle.Param) bool {
-	return hasAny(nameWords(p.Name), textWords) || textInsteadRE.MatchString(p.Description)
+	return hasAny(nameWords(p.Name), textWords()) || textInsteadRE.MatchString(p.Description)
 }
 
 var textInsteadRE = lazyregexp.New(`(?i)\b(text|string)s? (instead of|rather than) (a |the )?(file|stdin|standard input)|\bthe (input )?text to\b`)
@@ -832,7 +829,7 @@ func textParams(ps []bundle.Param) []bundle.Param {
 func inputPath(sk *bundle.Skill, params []bundle.Param, args map[string]any) string {
 	var pos, named []string
 	for _, p := range params {
-		if _, ok := args[p.Name]; ok || !p.IsPath() || writes(p) || hasAny(nameWords(p.Name), sideWords) {
+		if _, ok := args[p.Name]; ok || !p.IsPath() || writes(p) || p.Role == bundle.RoleSetting {
 			continue
 		}
 		if p.Name == sk.StdinParam() {
@@ -840,7 +837,7 @@ func inputPath(sk *bundle.Skill, params []bundle.Param, args map[string]any) str
 		}
 		if positional(sk, p.Name) {
 			pos = append(pos, p.Name)
-		} else if hasAny(nameWords(p.Name), fileWords) || inputRE.MatchString(p.Description) {
+		} else if hasAny(nameWords(p.Name), fileWords()) || inputRE.MatchString(p.Description) {
 			named = append(named, p.Name)
 		}
 	}
@@ -899,7 +896,7 @@ func bindSwitches(sk *bundle.Skill, params []bundle.Param, args map[string]any, 
 		}
 		if ks := keys[p.Name]; len(ks) > 0 {
 			for i, st := range stems {
-				if slices.Contains(ks, st) && owners[st] == 1 && !negatedAt(i) && !metaSwitches[toks[i].low] {
+				if slices.Contains(ks, st) && owners[st] == 1 && !negatedAt(i) && !metaSwitches()[toks[i].low] {
 					args[p.Name] = true
 					break
 				}
@@ -907,7 +904,7 @@ func bindSwitches(sk *bundle.Skill, params []bundle.Param, args map[string]any, 
 			continue
 		}
 		words := nameWords(p.Name)
-		if len(words) == 0 || len(strings.Join(words, "")) < 2 || hasAny(words, metaSwitches) || words[0] == "no" || words[0] == "not" {
+		if len(words) == 0 || len(strings.Join(words, "")) < 2 || hasAny(words, metaSwitches()) || words[0] == "no" || words[0] == "not" {
 			continue
 		}
 		want := make([]string, len(words))
@@ -926,14 +923,6 @@ func bindSwitches(sk *bundle.Skill, params []bundle.Param, args map[string]any, 
 	}
 }
 
-// metaSwitches change how a tool reports, prompts or installs, not what it
-// computes.
-var metaSwitches = map[string]bool{"help": true, "version": true, "verbose": true, "quiet": true, "silent": true, "debug": true,
-	"color": true, "colour": true, "colors": true, "colours": true, "colorize": true, "trace": true, "progress": true,
-	"interactive": true, "yes": true, "force": true, "unbuffered": true, "unbuffer": true, "profile": true, "completion": true,
-	"completions": true, "pager": true, "paging": true, "bash": true, "zsh": true, "fish": true, "comp": true, "log": true,
-	"logging": true, "license": true, "man": true, "install": true, "upgrade": true, "update": true, "self": true}
-
 // genericSwitchWords (stemmed) say how a switch acts, not what it is
 // about: "display", "print", "file", "instead", "output".
 var genericSwitchWords = sync.OnceValue(func() map[string]bool {
@@ -949,12 +938,6 @@ var genericSwitchWords = sync.OnceValue(func() map[string]bool {
 
 var negations = map[string]bool{"no": true, "not": true, "without": true, "don't": true, "dont": true, "never": true, "nor": true, "don’t": true}
 
-// formatNames name data and document formats as tools take them
-// (--to yaml, -f html, --in json); "yml" and "md" are said as written.
-var formatNames = map[string]bool{"json": true, "csv": true, "tsv": true, "yaml": true, "yml": true, "toml": true, "xml": true,
-	"html": true, "markdown": true, "md": true, "ndjson": true, "jsonl": true, "latex": true, "rst": true, "svg": true,
-	"png": true, "pdf": true, "ini": true, "hcl": true, "protobuf": true, "msgpack": true, "rtf": true, "bbcode": true}
-
 // bindFormats fills free-valued format parameters from the format names
 // the text says: an output format (--format, --to, --out, -f FORMATTER)
 // takes the one named after "to", "as" or "into", or the only one named;
@@ -965,7 +948,7 @@ func bindFormats(sk *bundle.Skill, params []bundle.Param, args map[string]any, t
 	toks := tokens(text, "")
 	var named, after, from []string
 	for i, t := range toks {
-		if !formatNames[t.low] || slices.Contains(named, t.low) {
+		if !formatNames()[t.low] || slices.Contains(named, t.low) {
 			continue
 		}
 		named = append(named, t.low)
@@ -980,7 +963,7 @@ func bindFormats(sk *bundle.Skill, params []bundle.Param, args map[string]any, t
 	}
 	var fileFormat string
 	for _, f := range saved {
-		if ext := strings.TrimPrefix(strings.ToLower(path.Ext(f)), "."); formatNames[ext] {
+		if ext := strings.TrimPrefix(strings.ToLower(path.Ext(f)), "."); formatNames()[ext] {
 			fileFormat = ext
 		}
 	}
@@ -1081,7 +1064,7 @@ func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]an
 			continue
 		}
 		name := words[len(words)-1]
-		if len(name) < 3 || fileWords[name] || textWords[name] || outWords[name] || metaSwitches[name] || formatNames[name] {
+		if len(name) < 3 || fileWords()[name] || textWords()[name] || outWords()[name] || metaSwitches()[name] || formatNames()[name] {
 			continue
 		}
 		re := kindOf(sk, p)
