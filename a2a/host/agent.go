@@ -116,6 +116,8 @@ func (a *agent) finish(ec *a2asrv.ExecutorContext, out *outcome, err error, yiel
 		// description rather than in task metadata, which a2a-go would
 		// deep-copy again on every later event.
 		ev.Artifact.Description = fmt.Sprintf("standard output of skill %s (chosen by %s)", out.skill.ID, out.by)
+		// How each argument was bound, and from what (see Binder).
+		ev.Artifact.Metadata = map[string]any{BindingMetadataKey: bindingMetadata(out)}
 		if !yield(ev, nil) {
 			return
 		}
