@@ -210,6 +210,7 @@ func (s *bindState) evidence(step, k string) string {
 // missing fails the binding when a required parameter has no value,
 // saying which and why: never a guess in its place.
 func (s *bindState) missing() error {
+	var lines []string
 	for _, p := range s.params {
 		if !p.Required || !s.unbound(p) {
 			continue
@@ -227,7 +228,10 @@ func (s *bindState) missing() error {
 		default:
 			why = "the message states no value for it"
 		}
-		return failf("skill %q: required parameter %s (%s) has no value: %s", s.Skill.ID, p.Name, p.Role, why)
+		lines = append(lines, fmt.Sprintf("required parameter %s (%s) has no value: %s", p.Name, p.Role, why))
+	}
+	if len(lines) > 0 {
+		return failf("skill %q: %s", s.Skill.ID, strings.Join(lines, "; "))
 	}
 	return nil
 }

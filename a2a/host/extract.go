@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
+	"mime"
 	"os"
 	"path"
 	"path/filepath"
@@ -404,15 +405,42 @@ func bindFiles(sk *bundle.Skill, params []bundle.Param, args map[string]any, fre
 	main = append(main, rest...)
 	slices.SortStableFunc(main, func(a, b fileSlot) int { return b.score - a.score })
 	for _, s := range main {
-		if len(free) == 0 {
-			return
+		// A parameter takes only files of a type it accepts: a document
+		// never goes to a parameter for images.
+		fit := slices.DeleteFunc(slices.Clone(free), func(f string) bool { return !acceptsFile(s.p, work, f) })
+		if len(fit) == 0 {
+			continue
 		}
 		if s.p.Type == "array" {
-			give(s, slices.Clone(free))
+			give(s, fit)
 		} else {
-			give(s, []string{free[0]})
+			give(s, fit[:1])
 		}
 	}
+}
+
+// acceptsFile reports whether parameter p takes the attached file f: any
+// file when p names no media types, or when f's type is unknown.
+func acceptsFile(p bundle.Param, work, f string) bool {
+	if len(p.Accepts) == 0 {
+		return true
+	}
+	mt := fileType(work, f)
+	return mt == "application/octet-stream" || bundle.Accepts(p.Accepts, mt)
+}
+
+// fileType is the media type of attached file f, by its name, else by its
+// first bytes; parameters are dropped ("text/plain; charset=utf-8").
+func fileType(work, f string) string {
+	var head []byte
+	if fh, err := os.Open(filepath.Join(work, f)); err == nil {
+		buf := make([]byte, 512)
+		n, _ := fh.Read(buf)
+		head = buf[:n]
+		fh.Close()
+	}
+	mt, _, _ := mime.ParseMediaType(mediaTypeOf(f, head))
+	return mt
 }
 
 // writes reports whether p names a file the skill writes: its role.
