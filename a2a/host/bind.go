@@ -505,12 +505,14 @@ func stepText(s *bindState) error {
 			v, stated = c, true
 		}
 	}
+	// Only the text to work on may be the whole instruction; a query, a
+	// selector, a setting or an output takes a value the message states.
 	switch {
 	case p.Role == bundle.RoleSelector || p.Role == bundle.RoleOutput:
 		if !stated || s.explicit && !s.inline {
 			return nil // not the text to work on: see missing
 		}
-	case p.Role == bundle.RoleSetting && !stated:
+	case p.Role != bundle.RoleInputText && !stated:
 		return nil
 	}
 	if p.Type == "array" {
@@ -536,8 +538,11 @@ func stepTextFile(s *bindState) error {
 		}
 	}
 	for _, p := range s.params {
-		if !s.unbound(p) || !p.IsPath() || !takes(p) || writes(p) {
+		if !s.unbound(p) || !p.IsPath() || !takes(p) || writes(p) || !acceptsText(p) {
 			continue
+		}
+		if !s.explicit && len(s.Files) > 0 {
+			return nil // files came, none for it: the instruction is no file
 		}
 		name := safeName(p.Name+textExt(s.payload), "input.txt")
 		if err := os.WriteFile(filepath.Join(s.Workdir, name), []byte(s.payload), 0o644); err != nil {
@@ -584,4 +589,11 @@ func bindingMetadata(out *outcome) map[string]any {
 		trace[i] = map[string]any{"step": e.Step, "param": e.Param, "value": e.Value, "from": e.From}
 	}
 	return map[string]any{"binder": out.binder, "skill": out.skill.ID, "trace": trace}
+}
+
+// acceptsText reports whether a file parameter may take a file made of
+// text: it names no media types, or a text type among them.
+func acceptsText(p bundle.Param) bool {
+	return len(p.Accepts) == 0 || bundle.Accepts(p.Accepts, "text/plain") ||
+		slices.ContainsFunc(p.Accepts, func(t string) bool { return strings.HasPrefix(t, "text/") })
 }
