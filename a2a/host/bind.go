@@ -97,6 +97,7 @@ var ruleSteps = []ruleStep{
 	{"named-values", stepNamedValues},
 	{"text", stepText},
 	{"text-as-file", stepTextFile},
+	{"contain-files", stepContainFiles},
 	{"defaults", stepDefaults},
 }
 
@@ -508,6 +509,8 @@ func stepText(s *bindState) error {
 	// Only the text to work on may be the whole instruction; a query, a
 	// selector, a setting or an output takes a value the message states.
 	switch {
+	case p.IsFile():
+		return nil // files come from the file steps, never from words
 	case p.Role == bundle.RoleSelector || p.Role == bundle.RoleOutput:
 		if !stated || s.explicit && !s.inline {
 			return nil // not the text to work on: see missing
@@ -596,4 +599,33 @@ func bindingMetadata(out *outcome) map[string]any {
 func acceptsText(p bundle.Param) bool {
 	return len(p.Accepts) == 0 || bundle.Accepts(p.Accepts, "text/plain") ||
 		slices.ContainsFunc(p.Accepts, func(t string) bool { return strings.HasPrefix(t, "text/") })
+}
+
+// stepContainFiles holds every file argument a step took from words (a
+// named value, a quoted phrase) to the rule of stepFileNames: a name
+// inside the work directory, or the task fails.
+func stepContainFiles(s *bindState) error {
+	inside := func(v any) bool {
+		str, ok := v.(string)
+		return ok && strings.HasPrefix(str, s.Workdir+string(filepath.Separator))
+	}
+	for _, p := range s.params {
+		v, ok := s.args[p.Name]
+		if !ok || !p.IsFile() {
+			continue
+		}
+		if list, isList := v.([]any); isList && !slices.ContainsFunc(list, func(x any) bool { return !inside(x) }) || inside(v) {
+			continue
+		}
+		one := &bindState{BindCall: s.BindCall, params: []bundle.Param{p}, args: map[string]any{p.Name: v}}
+		if err := stepFileNames(one); err != nil {
+			return err
+		}
+		if nv, ok := one.args[p.Name]; ok {
+			s.args[p.Name] = nv
+		} else {
+			delete(s.args, p.Name)
+		}
+	}
+	return nil
 }

@@ -69,7 +69,7 @@ func TestBindGolden(t *testing.T) {
 }
 
 // goldenSkill loads the skill of a case file as a bundle would.
-func goldenSkill(t *testing.T, path, text string) *bundle.Skill {
+func goldenSkill(t testing.TB, path, text string) *bundle.Skill {
 	t.Helper()
 	var indented strings.Builder
 	for i, l := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
