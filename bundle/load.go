@@ -343,7 +343,7 @@ func (v *validator) role(p string, m map[string]any) {
 			v.errf(fmt.Sprintf("%s.%s[%d]", p, KeyAccepts, i), "%s", msg)
 		}
 	}
-	if r, _ := role.(string); hasRole && r != RoleInputFile && r != RoleOutput {
+	if r, _ := role.(string); slices.Contains(Roles, r) && r != RoleInputFile && r != RoleOutput {
 		v.errf(p+"."+KeyAccepts, "only an input-file or output parameter accepts media types (this one is a %s)", r)
 	}
 }
