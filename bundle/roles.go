@@ -1,9 +1,9 @@
 package bundle
 
 import (
-	"regexp"
 	"slices"
 
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/vocab"
 )
 
@@ -29,8 +29,8 @@ const (
 )
 
 var (
-	writesRE      = regexp.MustCompile(`(?i)\b(write|writes|save|saves|store|stores)( the)? (output|outputs|result|results|report|it|them|to)\b|\b(is|are|will be|gets|get) (written|saved|created)\b|\b(output|destination|target) (file|filename|path|dir|directory|folder)\b|\bwhere to (write|save|put)\b`)
-	textInsteadRE = regexp.MustCompile(`(?i)\b(text|string)s? (instead of|rather than) (a |the )?(file|stdin|standard input)|\bthe (input )?text to\b`)
+	writesRE      = lazyregexp.New(`(?i)\b(write|writes|save|saves|store|stores)( the)? (output|outputs|result|results|report|it|them|to)\b|\b(is|are|will be|gets|get) (written|saved|created)\b|\b(output|destination|target) (file|filename|path|dir|directory|folder)\b|\bwhere to (write|save|put)\b`)
+	textInsteadRE = lazyregexp.New(`(?i)\b(text|string)s? (instead of|rather than) (a |the )?(file|stdin|standard input)|\bthe (input )?text to\b`)
 )
 
 // Writes reports whether p names what the run writes, by its format, its
