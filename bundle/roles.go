@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/vocab"
@@ -145,18 +146,46 @@ func (sk *Skill) Modes() (in, out []string) {
 }
 
 // Accepts reports whether a file of media type mt fits one of types
-// ("image/*" and "*/*" match by prefix); an empty list accepts anything.
+// ("image/*" and "*/*" match by prefix, "application/x-yaml" is
+// "application/yaml"); an empty list accepts anything. A file known only
+// as text (text/plain, what a sniffed or unnamed text file is) fits any
+// textual type: a CSV may come named input.txt.
 func Accepts(types []string, mt string) bool {
 	if len(types) == 0 {
 		return true
 	}
+	mt = unX(mt)
 	for _, t := range types {
+		t = unX(t)
 		switch {
 		case t == "*/*", t == mt:
 			return true
-		case len(t) > 2 && t[len(t)-2:] == "/*" && len(mt) > len(t)-1 && mt[:len(t)-1] == t[:len(t)-1]:
+		case strings.HasSuffix(t, "/*") && strings.HasPrefix(mt, strings.TrimSuffix(t, "*")):
+			return true
+		case mt == "text/plain" && Textual(t):
 			return true
 		}
 	}
 	return false
+}
+
+// unX drops the x- of an unregistered subtype: application/x-yaml is
+// application/yaml.
+func unX(mt string) string {
+	if major, sub, ok := strings.Cut(mt, "/"); ok {
+		return major + "/" + strings.TrimPrefix(sub, "x-")
+	}
+	return mt
+}
+
+// Textual reports whether files of media type t are text a text tool can
+// read: text/*, JSON, XML, YAML, TOML and their +json and +xml kin.
+func Textual(t string) bool {
+	t = unX(t)
+	if strings.HasPrefix(t, "text/") {
+		return true
+	}
+	sub, ok := strings.CutPrefix(t, "application/")
+	return ok && (slices.Contains([]string{"json", "xml", "yaml", "toml", "ndjson", "javascript", "sh", "sql"}, sub) ||
+		strings.HasSuffix(sub, "+json") || strings.HasSuffix(sub, "+xml"))
 }

@@ -117,3 +117,24 @@ func TestRolesProblems(t *testing.T) {
 		}
 	}
 }
+
+func TestAccepts(t *testing.T) {
+	for _, tc := range []struct {
+		types []string
+		mt    string
+		want  bool
+	}{
+		{nil, "image/png", true},
+		{[]string{"image/*"}, "image/png", true},
+		{[]string{"image/*"}, "application/pdf", false},
+		{[]string{"text/csv"}, "text/plain", true}, // a CSV named input.txt
+		{[]string{"image/png"}, "text/plain", false},
+		{[]string{"application/yaml"}, "application/x-yaml", true},
+		{[]string{"text/html"}, "text/csv", false},
+		{[]string{"*/*"}, "application/zip", true},
+	} {
+		if got := Accepts(tc.types, tc.mt); got != tc.want {
+			t.Errorf("Accepts(%v, %s) = %v, want %v", tc.types, tc.mt, got, tc.want)
+		}
+	}
+}

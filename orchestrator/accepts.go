@@ -4,9 +4,10 @@ import (
 	"mime"
 	"path"
 	"slices"
-	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"github.com/agentnet/agentnet/bundle"
 )
 
 // Before ranking, the candidates are filtered by what the step carries:
@@ -81,27 +82,13 @@ func modesTake(modes, types []string) bool {
 	return true
 }
 
-// modeTakes reports whether an input mode takes a file of media type t.
+// modeTakes reports whether an input mode takes a file of media type t
+// (see bundle.Accepts; text/plain takes any textual file, and a file known
+// only as text fits any textual mode).
 func modeTakes(mode, t string) bool {
 	mode, _, _ = mime.ParseMediaType(mode)
-	switch {
-	case mode == "*/*" || mode == "*" || mode == t:
-		return true
-	case strings.HasSuffix(mode, "/*"):
-		return strings.HasPrefix(t, strings.TrimSuffix(mode, "*"))
-	case mode == "text/plain":
-		return textual(t)
-	}
-	return false
-}
-
-// textual reports whether files of media type t are text a text tool can
-// read.
-func textual(t string) bool {
-	if strings.HasPrefix(t, "text/") {
+	if mode == "*" || mode == "text/plain" && bundle.Textual(t) {
 		return true
 	}
-	sub, _ := strings.CutPrefix(t, "application/")
-	return sub != t && (slices.Contains([]string{"json", "xml", "yaml", "x-yaml", "toml", "x-ndjson", "javascript", "x-sh", "sql"}, sub) ||
-		strings.HasSuffix(sub, "+json") || strings.HasSuffix(sub, "+xml"))
+	return bundle.Accepts([]string{mode}, t)
 }

@@ -44,6 +44,10 @@ func TestFitting(t *testing.T) {
 		{[]string{"application/pdf"}, "pdf any silent "},
 		{[]string{"application/vnd.openxmlformats-officedocument.wordprocessingml.document"}, "any silent "},
 		{[]string{"image/png", "text/html"}, "any silent "},
+		// A file known only as text (a step's output named input.txt) may
+		// be the HTML or CSV a skill takes.
+		{[]string{"text/plain"}, "html pdf plain any text silent "},
+		{[]string{"application/x-yaml"}, "pdf plain any text silent "},
 	} {
 		if got := ids(fitting(cands, tc.types)); got != tc.want {
 			t.Errorf("fitting(%v) = %q, want %q", tc.types, got, tc.want)
