@@ -285,11 +285,13 @@ func (v *validator) params(p string, sk *Skill) map[string]bool {
 		if IsBuiltin(name) {
 			v.errf(p+".properties."+name, "%q is a built-in template variable; choose another parameter name", name)
 		}
-		if _, ok := ps.(map[string]any); !ok {
+		m, ok := ps.(map[string]any)
+		if !ok {
 			if _, isBool := ps.(bool); !isBool {
 				v.errf(p+".properties."+name, "want a schema (a mapping), got %T", ps)
 			}
 		}
+		v.role(p+".properties."+name, m)
 	}
 	if req, has := sk.Params["required"]; has {
 		list, ok := req.([]any)
@@ -310,4 +312,38 @@ func (v *validator) params(p string, sk *Skill) map[string]bool {
 	}
 	sk.schema = sch
 	return props
+}
+
+// role checks a parameter's x-role and x-accepts keywords: a role of the
+// closed set, media types, and media types only where a file is read or
+// written.
+func (v *validator) role(p string, m map[string]any) {
+	role, hasRole := m[KeyRole]
+	if hasRole {
+		r, ok := role.(string)
+		switch {
+		case !ok || !slices.Contains(Roles, r):
+			v.errf(p+"."+KeyRole, "%v is not a role (want one of %s)", role, strings.Join(Roles, ", "))
+		case r == RoleInputFile && m["format"] != FormatPath:
+			v.errf(p+"."+KeyRole, "an input-file parameter says format: path")
+		}
+	}
+	acc, has := m[KeyAccepts]
+	if !has {
+		return
+	}
+	list, ok := acc.([]any)
+	if !ok {
+		v.errf(p+"."+KeyAccepts, "want a list of media types, got %T", acc)
+		return
+	}
+	for i, x := range list {
+		s, _ := x.(string)
+		if msg := CheckMediaType(s); msg != "" {
+			v.errf(fmt.Sprintf("%s.%s[%d]", p, KeyAccepts, i), "%s", msg)
+		}
+	}
+	if r, _ := role.(string); slices.Contains(Roles, r) && r != RoleInputFile && r != RoleOutput {
+		v.errf(p+"."+KeyAccepts, "only an input-file or output parameter accepts media types (this one is a %s)", r)
+	}
 }

@@ -80,6 +80,13 @@ type Param struct {
 	HasDefault  bool
 	AllowDash   bool // the schema says x-allow-dash: true
 	Restricted  bool // the schema fixes the values (enum or const)
+	// Role is the part the parameter plays (one of Roles): its x-role, or
+	// DeriveRole's when the bundle gives none (RoleDerived).
+	Role        string
+	RoleDerived bool
+	// Accepts are the media types a file parameter takes (or an output
+	// writes): its x-accepts, or DeriveAccepts's; empty for any.
+	Accepts []string
 }
 
 // IsPath reports whether the parameter names a file the run reads (format:
@@ -118,6 +125,9 @@ func (sk *Skill) ParamList() []Param {
 			_, enum := m["enum"]
 			_, konst := m["const"]
 			p.Restricted = enum || konst
+			roleOf(sk, &p, m)
+		} else {
+			roleOf(sk, &p, nil)
 		}
 		out = append(out, p)
 	}

@@ -70,7 +70,9 @@ func Build(b *bundle.Bundle, url string, opts ...BuildOption) *a2a.AgentCard {
 		Skills:             []a2a.AgentSkill{},
 	}
 	for _, sk := range b.Skills {
-		in, out := modes(sk.InputModes), modes(sk.OutputModes)
+		// What goes in and out: the bundle's modes, else those its
+		// parameters' roles and media types say (bundle.Skill.Modes).
+		in, out := sk.Modes()
 		card.DefaultInputModes = union(card.DefaultInputModes, in)
 		card.DefaultOutputModes = union(card.DefaultOutputModes, out)
 		s := a2a.AgentSkill{
@@ -97,13 +99,6 @@ func Build(b *bundle.Bundle, url string, opts ...BuildOption) *a2a.AgentCard {
 		card.DefaultOutputModes = []string{DefaultMode}
 	}
 	return card
-}
-
-func modes(m []string) []string {
-	if len(m) == 0 {
-		return []string{DefaultMode}
-	}
-	return slices.Clone(m)
 }
 
 func union(a, b []string) []string {

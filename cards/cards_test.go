@@ -164,3 +164,37 @@ func FuzzValidate(f *testing.F) {
 		_, _ = Parse(data)
 	})
 }
+
+// A skill's input and output modes are what its parameters' roles and
+// media types say when the bundle gives none: a PNG step can tell an image
+// tool from a text tool by its card.
+func TestBuildModesFromRoles(t *testing.T) {
+	t.Parallel()
+	b := loadBundle(t, `version: 1
+name: imgkit
+description: Image tools.
+skills:
+  - id: thumb
+    name: Thumbnail
+    description: Make a thumbnail of an image.
+    params:
+      type: object
+      properties:
+        image: {type: string, format: path, description: the PNG or JPEG image}
+        out: {type: string, format: output-path, description: where to write the PNG thumbnail}
+      required: [image]
+    run: [thumb, "{{image}}", -o, "{{out}}"]
+`)
+	card := Build(b, "http://127.0.0.1:8080/")
+	sk := card.Skills[0]
+	if got, want := strings.Join(sk.InputModes, ","), "image/png,image/jpeg"; got != want {
+		t.Errorf("InputModes = %q, want %q", got, want)
+	}
+	if got, want := strings.Join(sk.OutputModes, ","), "text/plain,image/png"; got != want {
+		t.Errorf("OutputModes = %q, want %q", got, want)
+	}
+	data, _ := json.Marshal(card)
+	if ps := Validate(data); ps != nil {
+		t.Errorf("Validate = %v", ps)
+	}
+}

@@ -11,6 +11,10 @@
 // gets the whole chain and a view of the registry, and whose routing is
 // observed through the proxies). The orchestrator knows the registry only
 // through Directory, which the caller adapts its registry client to.
+// Before any router ranks, the candidates are filtered by what the step
+// carries: only agents one of whose skills takes the media types of the
+// step's files (the card's inputModes) remain, and when none does the step
+// fails as "no suitable agent" rather than going to a wrong one.
 //
 //	router, err := orchestrator.NewRouter("bm25", orchestrator.RouterConfig{})
 //	r := orchestrator.New(dir, router, orchestrator.WithStepTimeout(time.Minute))

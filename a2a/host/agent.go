@@ -129,6 +129,8 @@ func (a *agent) finish(ec *a2asrv.ExecutorContext, out *outcome, err error, yiel
 		// description rather than in task metadata, which a2a-go would
 		// deep-copy again on every later event.
 		ev.Artifact.Description = fmt.Sprintf("standard output of skill %s (chosen by %s)", out.skill.ID, out.by)
+		// How each argument was bound, and from what (see Binder).
+		ev.Artifact.Metadata = map[string]any{BindingMetadataKey: bindingMetadata(out)}
 		if !yield(ev, nil) {
 			return
 		}
@@ -233,6 +235,15 @@ func requestFrom(ec *a2asrv.ExecutorContext, sp *spool) (_ *request, err error) 
 			if !ok {
 				return nil, fmt.Errorf("part %d: a data part must hold a JSON object of arguments, got %T", i, c.Value)
 			}
+			if skill, args, ok, err := structuredCall(obj); ok || err != nil {
+				if err != nil {
+					return nil, fmt.Errorf("part %d: %w", i, err)
+				}
+				// A structured call: the skill and its arguments as
+				// such, no language binding (see docs/bundle.md).
+				req.skill, req.args = skill, args
+				continue
+			}
 			if req.data == nil {
 				req.data = map[string]any{}
 			}
@@ -252,4 +263,29 @@ func requestFrom(ec *a2asrv.ExecutorContext, sp *spool) (_ *request, err error) 
 		req.content = strings.Join(texts[1:], "\n")
 	}
 	return req, nil
+}
+
+// structuredCall recognises a data part {"skill": ID, "arguments": {...}}:
+// a call of one skill with its arguments, as an orchestrator that plans
+// with the skills' schemas sends it. ok is false for any other object (a
+// data part of arguments by name); err says what is wrong with one that
+// has both keys but not of the right kinds.
+func structuredCall(obj map[string]any) (skill string, args map[string]any, ok bool, err error) {
+	rawSkill, hasSkill := obj["skill"]
+	rawArgs, hasArgs := obj["arguments"]
+	if !hasSkill || !hasArgs || len(obj) != 2 {
+		return "", nil, false, nil
+	}
+	skill, _ = rawSkill.(string)
+	if strings.TrimSpace(skill) == "" {
+		return "", nil, false, errors.New(`a structured call's "skill" must be a skill id`)
+	}
+	args, isObj := rawArgs.(map[string]any)
+	if !isObj && rawArgs != nil {
+		return "", nil, false, fmt.Errorf(`a structured call's "arguments" must be a JSON object, got %T`, rawArgs)
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	return skill, args, true, nil
 }

@@ -301,8 +301,10 @@ func TestBind(t *testing.T) {
 			map[string]any{"number": "GB82 WEST 1234 5698 7654 32"}, nil},
 		{"a URL", "fetch", "What is the title of https://example.org/a/b?c=1.", nil,
 			map[string]any{"url": "https://example.org/a/b?c=1"}, nil},
-		{"a parameter of no kind keeps the text", "search", "Find 1.2.3 in the catalogue", nil,
-			map[string]any{"query": "Find 1.2.3 in the catalogue"}, nil},
+		{"a query is never the whole instruction", "search", "Find 1.2.3 in the catalogue", nil,
+			map[string]any{}, []string{"query"}},
+		{"a query takes the phrase quoted", "search", `Find "1.2.3" in the catalogue`, nil,
+			map[string]any{"query": "1.2.3"}, nil},
 
 		{"a string said to hold a number takes the number", "humanize", "Write 1234567 with commas.", nil,
 			map[string]any{"value": "1234567"}, nil},

@@ -9,9 +9,11 @@
 // The inner agent turns each incoming message into one skill run: it picks
 // the skill (an explicit "skill" in the message metadata, else an LLM tool
 // call when one is configured, else BM25 over the skills' names,
-// descriptions, tags and examples), binds arguments (data-part fields by
-// name, file parts saved into the task's work directory for path parameters,
-// plain text for the single string parameter, schema defaults), validates
+// descriptions, tags and examples), binds arguments by the parameters'
+// roles with a Binder (bind.go: the rules binder's named steps, or a model's
+// tool call, bindllm.go), each argument's evidence recorded in the output
+// artifact's metadata and the log — or takes them as given from a
+// structured call, a data part {"skill", "arguments"}, or MCP — validates
 // them against the skill's params schema, runs the argv template with no
 // shell in a fresh work directory under the skill's timeout, in a process
 // group of its own that is killed on timeout, cancel and Close, feeding it

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/csv"
+	"mime"
 	"os"
 	"path"
 	"path/filepath"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
+	"github.com/agentnet/agentnet/internal/vocab"
 )
 
 // Without a model, a skill's arguments come from the message by rules that
@@ -107,14 +109,12 @@ var numberWords = map[string]int{
 	"ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "fifty": 50, "hundred": 100,
 }
 
-var countNames = map[string]bool{"n": true, "num": true, "number": true, "count": true, "limit": true, "top": true, "k": true, "max": true, "lines": true}
-
 var wordRE = lazyregexp.New(`[\pL\pN.]+`)
 
 // countIn returns the one count that text states ("the three most
 // frequent", "top 5"), for a parameter that is a count by its name.
 func countIn(text string, p bundle.Param) (int, bool) {
-	if p.Type != "integer" || !countNames[strings.ToLower(strings.TrimLeft(p.Name, "-"))] {
+	if p.Type != "integer" || !countNames()[strings.ToLower(strings.TrimLeft(p.Name, "-"))] {
 		return 0, false
 	}
 	found, n := 0, 0
@@ -299,30 +299,8 @@ func says(t token, w string) bool {
 	return strings.HasPrefix(t.low, stem)
 }
 
-// fileWords are name words that say only that a parameter takes a file.
-var fileWords = map[string]bool{
-	"file": true, "files": true, "filename": true, "filenames": true, "path": true, "paths": true,
-	"dir": true, "dirs": true, "directory": true, "directories": true, "folder": true, "folders": true,
-	"input": true, "inputs": true, "in": true, "src": true, "source": true, "sources": true,
-}
-
-// sideWords mark a file parameter that tunes a run rather than naming what
-// it works on: an ignore list, a configuration, a log, a cache.
-var sideWords = map[string]bool{
-	"ignore": true, "ignores": true, "exclude": true, "excludes": true, "skip": true,
-	"config": true, "configuration": true, "conf": true, "cfg": true, "settings": true, "rc": true,
-	"log": true, "logs": true, "logfile": true, "cache": true, "tmp": true, "temp": true,
-}
-
-// outWords mark a parameter for a file the tool writes.
-var outWords = map[string]bool{
-	"output": true, "outputs": true, "out": true, "outfile": true, "outdir": true, "outpath": true,
-	"dest": true, "destination": true,
-}
-
 var (
-	writesRE = lazyregexp.New(`(?i)\b(write|writes|save|saves|store|stores)( the)? (output|outputs|result|results|report|it|them|to)\b|\b(is|are|will be|gets|get) (written|saved|created)\b|\b(output|destination|target) (file|filename|path|dir|directory|folder)\b|\bwhere to (write|save|put)\b`)
-	inputRE  = lazyregexp.New(`(?i)\b(input|file|files|path|paths|director(y|ies)|folder)\b`)
+	inputRE = lazyregexp.New(`(?i)\b(input|file|files|path|paths|director(y|ies)|folder)\b`)
 )
 
 // fileSlot is a parameter that may take attached files.
@@ -352,7 +330,9 @@ func bindFiles(sk *bundle.Skill, params []bundle.Param, args map[string]any, fre
 			continue
 		}
 		words := nameWords(p.Name)
-		s := fileSlot{p: p, side: hasAny(words, sideWords)}
+		// A path parameter is a side file by its role (a setting); a
+		// string one by its name.
+		s := fileSlot{p: p, side: p.IsPath() && p.Role == bundle.RoleSetting || !p.IsPath() && hasAny(words, sideWords())}
 		if p.Required {
 			s.score += 8
 		}
@@ -362,10 +342,10 @@ func bindFiles(sk *bundle.Skill, params []bundle.Param, args map[string]any, fre
 		if p.Type == "array" && len(free) > 1 {
 			s.score += 2
 		}
-		if hasAny(words, fileWords) || inputRE.MatchString(p.Description) {
+		if hasAny(words, fileWords()) || inputRE.MatchString(p.Description) {
 			s.score++
 		}
-		if len(distinctive(p.Name)) == 0 && hasAny(words, fileWords) {
+		if len(distinctive(p.Name)) == 0 && hasAny(words, fileWords()) {
 			// "filename" is the input itself; "expr_file" holds something
 			// else (an expression) in a file.
 			s.score++
@@ -375,7 +355,7 @@ func bindFiles(sk *bundle.Skill, params []bundle.Param, args map[string]any, fre
 			side = append(side, s)
 		case p.IsPath():
 			main = append(main, s)
-		case !s.side && hasAny(words, fileWords) && (p.Type == "string" || p.Type == "array") && s.score >= 4:
+		case !s.side && hasAny(words, fileWords()) && (p.Type == "string" || p.Type == "array") && s.score >= 4:
 			loose = append(loose, s)
 		}
 	}
@@ -425,20 +405,47 @@ func bindFiles(sk *bundle.Skill, params []bundle.Param, args map[string]any, fre
 	main = append(main, rest...)
 	slices.SortStableFunc(main, func(a, b fileSlot) int { return b.score - a.score })
 	for _, s := range main {
-		if len(free) == 0 {
-			return
+		// A parameter takes only files of a type it accepts: a document
+		// never goes to a parameter for images.
+		fit := slices.DeleteFunc(slices.Clone(free), func(f string) bool { return !acceptsFile(s.p, work, f) })
+		if len(fit) == 0 {
+			continue
 		}
 		if s.p.Type == "array" {
-			give(s, slices.Clone(free))
+			give(s, fit)
 		} else {
-			give(s, []string{free[0]})
+			give(s, fit[:1])
 		}
 	}
 }
 
-// writes reports whether p names a file the skill writes.
+// acceptsFile reports whether parameter p takes the attached file f: any
+// file when p names no media types, or when f's type is unknown.
+func acceptsFile(p bundle.Param, work, f string) bool {
+	if len(p.Accepts) == 0 {
+		return true
+	}
+	mt := fileType(work, f)
+	return mt == "application/octet-stream" || bundle.Accepts(p.Accepts, mt)
+}
+
+// fileType is the media type of attached file f, by its name, else by its
+// first bytes; parameters are dropped ("text/plain; charset=utf-8").
+func fileType(work, f string) string {
+	var head []byte
+	if fh, err := os.Open(filepath.Join(work, f)); err == nil {
+		buf := make([]byte, 512)
+		n, _ := fh.Read(buf)
+		head = buf[:n]
+		fh.Close()
+	}
+	mt, _, _ := mime.ParseMediaType(mediaTypeOf(f, head))
+	return mt
+}
+
+// writes reports whether p names a file the skill writes: its role.
 func writes(p bundle.Param) bool {
-	return hasAny(nameWords(p.Name), outWords) || writesRE.MatchString(p.Description)
+	return p.Role == bundle.RoleOutput
 }
 
 func hasAny(words []string, set map[string]bool) bool {
@@ -455,7 +462,7 @@ func hasAny(words []string, set map[string]bool) bool {
 func distinctive(name string) []string {
 	var out []string
 	for _, w := range nameWords(name) {
-		if !fileWords[w] {
+		if !fileWords()[w] {
 			out = append(out, w)
 		}
 	}
@@ -962,3 +969,13 @@ func bindOrdinals(params []bundle.Param, args map[string]any, text string) {
 		}
 	}
 }
+
+// The vocabulary's sets (internal/vocab), shared with the bundle's role
+// derivation and the generator.
+func fileWords() map[string]bool    { return vocab.Set("file") }
+func sideWords() map[string]bool    { return vocab.Set("side") }
+func outWords() map[string]bool     { return vocab.Set("out") }
+func textWords() map[string]bool    { return vocab.Set("text") }
+func countNames() map[string]bool   { return vocab.Set("count") }
+func metaSwitches() map[string]bool { return vocab.Set("meta") }
+func formatNames() map[string]bool  { return vocab.Set("format") }

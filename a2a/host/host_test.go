@@ -182,7 +182,7 @@ skills:
 	}{
 		{"crash", nil, `skill "crash" exited with status 3: Traceback: boom`},
 		{"hang", nil, `skill "hang" timed out after 300ms and was killed`},
-		{"needs", nil, `skill "needs": invalid arguments: (root): missing property 'n'`},
+		{"needs", nil, `skill "needs": required parameter n (setting) has no value: the message states no value for it`},
 		{"needs", []*a2a.Part{a2a.NewDataPart(map[string]any{"n": "many"})}, `n: got string, want integer`},
 		{"missing", nil, `skill "missing" could not start`},
 		{"nope", nil, `unknown skill "nope" (this agent has: crash, hang, needs, missing)`},

@@ -84,7 +84,9 @@ type outcome struct {
 	stdout string
 	files  []outFile
 	run    *runResult
-	note   string // said with the answer (an exit status that carried it)
+	note   string     // said with the answer (an exit status that carried it)
+	binder string     // the binder that filled the arguments
+	trace  []Evidence // which argument each of its steps set, from what
 }
 
 type outFile struct {
@@ -130,13 +132,14 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	}
 	sk := ch.skill
 	h.log.Info("skill chosen", "task", req.taskID, "skill", sk.ID, "by", ch.by)
-	given := ch.args
-	if req.args != nil {
-		given = req.args
-	}
-	args, err := bind(sk, work, req, saved, given)
+	binder := h.binder(ch)
+	bound, err := binder.Bind(ctx, callOf(sk, work, req, saved, ch.args))
 	if err != nil {
 		return nil, err
+	}
+	args := bound.Args
+	for _, e := range bound.Trace {
+		h.log.Info("bound", "task", req.taskID, "binder", binder.Name(), "step", e.Step, "param", e.Param, "value", e.Value, "from", e.From)
 	}
 	if issues := sk.Check(args); issues != nil {
 		var lines []string
@@ -192,7 +195,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	// directory: paths a tool echoes ("/tmp/…/task/notes.txt:1: …") are
 	// given back relative to it.
 	relative := func(b []byte) string { return strings.ReplaceAll(string(b), work+string(filepath.Separator), "") }
-	out := &outcome{skill: sk, by: ch.by, run: res, stdout: relative(res.stdout)}
+	out := &outcome{skill: sk, by: ch.by, run: res, stdout: relative(res.stdout), binder: binder.Name(), trace: bound.Trace}
 	switch {
 	case res.killed:
 		return nil, errKilled
@@ -354,252 +357,6 @@ func extFor(mediaType string) string {
 		return exts[0]
 	}
 	return ""
-}
-
-// bind fills the skill's arguments: given arguments (MCP, LLM), data-part
-// fields by name, file parts for path parameters, the text for the single
-// string parameter (or, for a required path parameter without a file, as a
-// file of its own), and the schema's defaults. Path arguments must name
-// files inside the work directory; they are passed as absolute paths.
-func bind(sk *bundle.Skill, work string, req *request, saved []string, given map[string]any) (map[string]any, error) {
-	params := sk.ParamList()
-	declared := map[string]bundle.Param{}
-	for _, p := range params {
-		declared[p.Name] = p
-	}
-	args := map[string]any{}
-	for k, v := range given {
-		if _, ok := declared[k]; ok || len(declared) == 0 {
-			args[k] = v
-		}
-	}
-	for k, v := range req.data {
-		if _, ok := declared[k]; ok {
-			args[k] = v
-		}
-	}
-	// File arguments given by name refer to the attached files (or name
-	// the file the run writes): never an absolute path, never one that
-	// climbs out of the work directory.
-	for _, p := range params {
-		v, ok := args[p.Name]
-		if !ok || !p.IsFile() {
-			continue
-		}
-		switch t := v.(type) {
-		case string:
-			if t == "" {
-				// No file named (a tool call's empty optional): absent.
-				delete(args, p.Name)
-				continue
-			}
-			abs, err := callerPath(work, p.IsOutput(), t)
-			if err != nil {
-				return nil, failf("skill %q: parameter %s: %v", sk.ID, p.Name, err)
-			}
-			args[p.Name] = abs
-		case []any:
-			list := make([]any, len(t))
-			for i, item := range t {
-				s, _ := item.(string)
-				abs, err := callerPath(work, p.IsOutput(), s)
-				if err != nil {
-					return nil, failf("skill %q: parameter %s[%d]: %v", sk.ID, p.Name, i, err)
-				}
-				list[i] = abs
-			}
-			args[p.Name] = list
-		}
-	}
-	// Files go to the parameters that take them (see bindFiles).
-	used := map[string]bool{}
-	for _, v := range args {
-		if s, ok := v.(string); ok {
-			used[filepath.Base(s)] = true
-		}
-	}
-	var free []string
-	for _, f := range saved {
-		if !used[f] {
-			free = append(free, f)
-		}
-	}
-	bindFiles(sk, params, args, free, req.words(), work)
-	// A file name the instruction gives the result goes to the one
-	// parameter for a file the skill writes.
-	if name := namedOutput(req.words(), saved); name != "" {
-		var outs []bundle.Param
-		for _, p := range params {
-			if _, ok := args[p.Name]; !ok && writes(p) && (p.IsPath() || p.Type == "string" || p.Type == "") {
-				outs = append(outs, p)
-			}
-		}
-		if len(outs) == 1 {
-			args[outs[0].Name] = filepath.Join(work, name)
-		}
-	}
-	// Text: a message's first text part is its instruction; further text
-	// parts are content. Content goes to the single unbound string
-	// parameter. Without content, values are picked out of the
-	// instruction (numbers, a quoted phrase, a column of an attached
-	// table, a token of the kind a parameter holds) and the instruction
-	// itself goes only to the one required string parameter left; failing
-	// both, the text becomes the file of a required path parameter.
-	text := strings.TrimSpace(req.words())
-	if (text != "" || strings.TrimSpace(req.content) != "") && req.args == nil {
-		unbound := func(p bundle.Param) bool { _, ok := args[p.Name]; return !ok }
-		bindNumbers(params, args, text)
-		var strs []bundle.Param
-		for _, p := range params {
-			if unbound(p) && !p.IsPath() && (p.Type == "string" || p.Type == "") {
-				strs = append(strs, p)
-			}
-		}
-		// Content is passed as it came: its spaces may be the point.
-		payload, explicit := req.content, true
-		inline := false // the content is the instruction's tail
-		if strings.TrimSpace(payload) == "" {
-			payload, explicit = text, false
-			if c := inlineContent(text); c != "" && len(saved) == 0 {
-				payload, explicit, inline = c, true, true
-			}
-		}
-		stdinP := sk.StdinParam()
-		target := ""
-		switch reqd := requiredOf(strs); {
-		case explicit && stdinP != "" && slices.ContainsFunc(strs, func(p bundle.Param) bool { return p.Name == stdinP }):
-			// Text to work on is what the skill reads on standard input.
-			target = stdinP
-		case explicit && len(saved) == 0 && len(reqd) == 0 && stdinP != "" && declared[stdinP].IsPath() && unbound(declared[stdinP]):
-			// Text to work on with no file goes to standard input (as a
-			// file of its own, below), not to an optional operand
-			// ("unfurl [MODE] [FORMATSTRING]" reads its URLs there).
-		case explicit && len(strs) == 1 && (!inline || strs[0].Required || positional(sk, strs[0].Name) || textParam(strs[0])):
-			target = strs[0].Name
-		case explicit && len(strs) > 1 && len(reqd) <= 1 && len(textParams(strs)) == 1 && (len(reqd) == 0 || textParam(reqd[0])):
-			// "-c TEXT: transliterate TEXT instead of FILE" beside an
-			// --encoding: the one parameter for text takes it.
-			target = textParams(strs)[0].Name
-		case len(reqd) == 1:
-			target = reqd[0].Name
-		case len(reqd) == 0 && len(strs) == 1 && positional(sk, strs[0].Name):
-			// An optional positional argument is still the skill's input;
-			// an optional flag (--base, --delimiter) is not.
-			target = strs[0].Name
-		case !explicit && len(reqd) > 1:
-			// Several required strings: fill those the instruction names.
-			for k, v := range pickAll(sk, reqd, text, work, saved) {
-				args[k] = v
-			}
-			bindAssigned(reqd, args, text)
-		case len(reqd) == 0:
-			// Beside optional flags (--separator), the one positional
-			// string or list of strings (slugify [input_string ...]) is
-			// the input.
-			var pos []string
-			for _, p := range params {
-				if unbound(p) && (slices.Contains(strs, p) || stringList(sk, p)) && positional(sk, p.Name) {
-					pos = append(pos, p.Name)
-				}
-			}
-			if len(pos) == 1 {
-				target = pos[0]
-			}
-		}
-		bindSwitches(sk, params, args, text)
-		bindFormats(sk, params, args, text, saved)
-		// A switch named for an output format (--json) is set when the
-		// text asks for that format ("reply with the JSON report").
-		for _, p := range params {
-			if !unbound(p) || p.Type != "boolean" || !formatWords[strings.ToLower(p.Name)] {
-				continue
-			}
-			if slices.ContainsFunc(tokens(text, ""), func(t token) bool { return t.low == strings.ToLower(p.Name) }) {
-				args[p.Name] = true
-			}
-		}
-		// An optional setting with a fixed set of values takes the one
-		// value the text names ("by a minor level" for --increment {major,
-		// minor, patch}); none or several leave its default.
-		for _, p := range params {
-			if !unbound(p) || p.Required || p.Type != "string" && p.Type != "" {
-				continue
-			}
-			if _, ok := propertyOf(sk, p.Name)["enum"]; !ok {
-				continue
-			}
-			if vs := kindTokens(sk, p, text); len(vs) == 1 && len(vs[0]) > 1 {
-				args[p.Name] = vs[0]
-			}
-		}
-		// A required list of things of a kind (versions, URLs) takes every
-		// one the text names, in order.
-		for _, p := range params {
-			if !unbound(p) || !p.Required || !stringList(sk, p) || kindOf(sk, p) == nil && choicesOf(sk, p) == nil {
-				continue
-			}
-			if vs := kindTokens(sk, p, text); len(vs) > 0 {
-				list := make([]any, len(vs))
-				for i, v := range vs {
-					list[i] = v
-				}
-				args[p.Name] = list
-				if p.Name == target {
-					target = ""
-				}
-			}
-		}
-		bindNamedValues(sk, params, args, text, target)
-		if target != "" {
-			v := payload
-			if !explicit {
-				if picked := pick(sk, declared[target], text, work, saved); picked != "" {
-					v = picked
-				}
-				// Beside an attached file, the instruction's tail after
-				// its colon is the argument ("Get the names of people
-				// over 30: people[?age > `30`].name"), unless the
-				// parameter holds a kind of token the tail is not.
-				if c := inlineContent(text); c != "" && len(saved) > 0 && kindOf(sk, declared[target]) == nil && choicesOf(sk, declared[target]) == nil {
-					v = c
-				}
-			}
-			if declared[target].Type == "array" {
-				args[target] = []any{v}
-			} else {
-				args[target] = v
-			}
-		} else if len(requiredOf(strs)) == 0 {
-			// The text becomes the file of a required path parameter; text
-			// given to work on, with no file attached, also that of the
-			// input an optional one stands for (the skill's standard
-			// input, its operand, its file).
-			takes := func(p bundle.Param) bool { return p.Required }
-			if explicit && len(saved) == 0 {
-				if in := inputPath(sk, params, args); in != "" {
-					takes = func(p bundle.Param) bool { return p.Required || p.Name == in }
-				}
-			}
-			for _, p := range params {
-				if !unbound(p) || !p.IsPath() || !takes(p) || writes(p) {
-					continue
-				}
-				name := safeName(p.Name+textExt(payload), "input.txt")
-				if err := os.WriteFile(filepath.Join(work, name), []byte(payload), 0o644); err != nil {
-					return nil, fmt.Errorf("save text input: %w", err)
-				}
-				if p.Type == "array" {
-					args[p.Name] = []any{filepath.Join(work, name)}
-				} else {
-					args[p.Name] = filepath.Join(work, name)
-				}
-				break
-			}
-		}
-	}
-	args = sk.WithDefaults(args)
-	coerce(params, args)
-	return args, nil
 }
 
 func requiredOf(ps []bundle.Param) []bundle.Param {
@@ -839,13 +596,10 @@ func inlineContent(text string) string {
 	return strings.TrimSpace(rest)
 }
 
-// textWords name a parameter that holds text to work on.
-var textWords = map[string]bool{"text": true, "string": true, "input": true, "content": true, "data": true, "source": true, "code": true, "message": true, "str": true}
-
 // textParam reports whether p holds the text to work on, by its name or by
 // its description ("transliterate TEXT instead of FILE").
 func textParam(p bundle.Param) bool {
-	return hasAny(nameWords(p.Name), textWords) || textInsteadRE.MatchString(p.Description)
+	return hasAny(nameWords(p.Name), textWords()) || textInsteadRE.MatchString(p.Description)
 }
 
 var textInsteadRE = lazyregexp.New(`(?i)\b(text|string)s? (instead of|rather than) (a |the )?(file|stdin|standard input)|\bthe (input )?text to\b`)
@@ -867,7 +621,7 @@ func textParams(ps []bundle.Param) []bundle.Param {
 func inputPath(sk *bundle.Skill, params []bundle.Param, args map[string]any) string {
 	var pos, named []string
 	for _, p := range params {
-		if _, ok := args[p.Name]; ok || !p.IsPath() || writes(p) || hasAny(nameWords(p.Name), sideWords) {
+		if _, ok := args[p.Name]; ok || !p.IsPath() || writes(p) || p.Role == bundle.RoleSetting {
 			continue
 		}
 		if p.Name == sk.StdinParam() {
@@ -875,7 +629,7 @@ func inputPath(sk *bundle.Skill, params []bundle.Param, args map[string]any) str
 		}
 		if positional(sk, p.Name) {
 			pos = append(pos, p.Name)
-		} else if hasAny(nameWords(p.Name), fileWords) || inputRE.MatchString(p.Description) {
+		} else if hasAny(nameWords(p.Name), fileWords()) || inputRE.MatchString(p.Description) {
 			named = append(named, p.Name)
 		}
 	}
@@ -934,7 +688,7 @@ func bindSwitches(sk *bundle.Skill, params []bundle.Param, args map[string]any, 
 		}
 		if ks := keys[p.Name]; len(ks) > 0 {
 			for i, st := range stems {
-				if slices.Contains(ks, st) && owners[st] == 1 && !negatedAt(i) && !metaSwitches[toks[i].low] {
+				if slices.Contains(ks, st) && owners[st] == 1 && !negatedAt(i) && !metaSwitches()[toks[i].low] {
 					args[p.Name] = true
 					break
 				}
@@ -942,7 +696,7 @@ func bindSwitches(sk *bundle.Skill, params []bundle.Param, args map[string]any, 
 			continue
 		}
 		words := nameWords(p.Name)
-		if len(words) == 0 || len(strings.Join(words, "")) < 2 || hasAny(words, metaSwitches) || words[0] == "no" || words[0] == "not" {
+		if len(words) == 0 || len(strings.Join(words, "")) < 2 || hasAny(words, metaSwitches()) || words[0] == "no" || words[0] == "not" {
 			continue
 		}
 		want := make([]string, len(words))
@@ -961,14 +715,6 @@ func bindSwitches(sk *bundle.Skill, params []bundle.Param, args map[string]any, 
 	}
 }
 
-// metaSwitches change how a tool reports, prompts or installs, not what it
-// computes.
-var metaSwitches = map[string]bool{"help": true, "version": true, "verbose": true, "quiet": true, "silent": true, "debug": true,
-	"color": true, "colour": true, "colors": true, "colours": true, "colorize": true, "trace": true, "progress": true,
-	"interactive": true, "yes": true, "force": true, "unbuffered": true, "unbuffer": true, "profile": true, "completion": true,
-	"completions": true, "pager": true, "paging": true, "bash": true, "zsh": true, "fish": true, "comp": true, "log": true,
-	"logging": true, "license": true, "man": true, "install": true, "upgrade": true, "update": true, "self": true}
-
 // genericSwitchWords (stemmed) say how a switch acts, not what it is
 // about: "display", "print", "file", "instead", "output".
 var genericSwitchWords = sync.OnceValue(func() map[string]bool {
@@ -984,12 +730,6 @@ var genericSwitchWords = sync.OnceValue(func() map[string]bool {
 
 var negations = map[string]bool{"no": true, "not": true, "without": true, "don't": true, "dont": true, "never": true, "nor": true, "don’t": true}
 
-// formatNames name data and document formats as tools take them
-// (--to yaml, -f html, --in json); "yml" and "md" are said as written.
-var formatNames = map[string]bool{"json": true, "csv": true, "tsv": true, "yaml": true, "yml": true, "toml": true, "xml": true,
-	"html": true, "markdown": true, "md": true, "ndjson": true, "jsonl": true, "latex": true, "rst": true, "svg": true,
-	"png": true, "pdf": true, "ini": true, "hcl": true, "protobuf": true, "msgpack": true, "rtf": true, "bbcode": true}
-
 // bindFormats fills free-valued format parameters from the format names
 // the text says: an output format (--format, --to, --out, -f FORMATTER)
 // takes the one named after "to", "as" or "into", or the only one named;
@@ -1000,7 +740,7 @@ func bindFormats(sk *bundle.Skill, params []bundle.Param, args map[string]any, t
 	toks := tokens(text, "")
 	var named, after, from []string
 	for i, t := range toks {
-		if !formatNames[t.low] || slices.Contains(named, t.low) {
+		if !formatNames()[t.low] || slices.Contains(named, t.low) {
 			continue
 		}
 		named = append(named, t.low)
@@ -1015,7 +755,7 @@ func bindFormats(sk *bundle.Skill, params []bundle.Param, args map[string]any, t
 	}
 	var fileFormat string
 	for _, f := range saved {
-		if ext := strings.TrimPrefix(strings.ToLower(path.Ext(f)), "."); formatNames[ext] {
+		if ext := strings.TrimPrefix(strings.ToLower(path.Ext(f)), "."); formatNames()[ext] {
 			fileFormat = ext
 		}
 	}
@@ -1116,7 +856,7 @@ func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]an
 			continue
 		}
 		name := words[len(words)-1]
-		if len(name) < 3 || fileWords[name] || textWords[name] || outWords[name] || metaSwitches[name] || formatNames[name] {
+		if len(name) < 3 || fileWords()[name] || textWords()[name] || outWords()[name] || metaSwitches()[name] || formatNames()[name] {
 			continue
 		}
 		re := kindOf(sk, p)

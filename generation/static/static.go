@@ -285,6 +285,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	res.Tools = usable
 	b := compose(r, usable, text, opts)
 	res.Notes = append(res.Notes, r.leftOut...)
+	writeRoles(b)
 	if len(b.Skills) == 0 {
 		return nil, fmt.Errorf("%w: the entry points offer no capability that could become a skill", ErrNoEntryPoints)
 	}

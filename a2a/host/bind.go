@@ -1,0 +1,631 @@
+package host
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/agentnet/agentnet/bundle"
+)
+
+// A Binder fills the arguments of a chosen skill from a message. Two
+// implementations: rulesBinder, an ordered list of small named steps, and
+// llmBinder, a tool call against the skill's JSON Schema. Each records
+// which argument it set and from what evidence.
+type Binder interface {
+	Name() string
+	Bind(ctx context.Context, c *BindCall) (*Binding, error)
+}
+
+// BindCall is what a binder reads: the skill, the task's work directory
+// and the message.
+type BindCall struct {
+	Skill       *bundle.Skill
+	Workdir     string
+	Instruction string         // the words about the work
+	Content     string         // text given to work on, or ""
+	Data        map[string]any // the data parts' fields, merged
+	Files       []string       // the attached files' names in Workdir
+	// Args are arguments given as such (a structured call, an MCP tool
+	// call, a model's tool call); with Direct they are all there is and
+	// no language binding runs.
+	Args   map[string]any
+	Direct bool
+}
+
+// Binding is a binder's answer: the arguments and the evidence for each.
+type Binding struct {
+	Args  map[string]any
+	Trace []Evidence
+}
+
+// Evidence says which step set an argument, to what, and from what: a
+// span of the instruction, a file, a data part, the schema's default.
+type Evidence struct {
+	Step  string `json:"step"`
+	Param string `json:"param"`
+	Value any    `json:"value"`
+	From  string `json:"from"`
+}
+
+func (e Evidence) String() string {
+	return fmt.Sprintf("%s: %s = %v (from %s)", e.Step, e.Param, e.Value, e.From)
+}
+
+// bindState is the work of one rules binding, passed from step to step.
+type bindState struct {
+	*BindCall
+	params   []bundle.Param
+	declared map[string]bundle.Param
+	args     map[string]any
+	// The text phase (see stepText): the instruction, what is passed as
+	// the text to work on, whether the message gave it as such, and the
+	// parameter it goes to.
+	text, payload             string
+	textual, explicit, inline bool
+	strs                      []bundle.Param
+	target                    string
+	from                      string // evidence a step states for what it set, or ""
+}
+
+func (s *bindState) unbound(p bundle.Param) bool { _, ok := s.args[p.Name]; return !ok }
+
+// A ruleStep is one named rule of the rules binder.
+type ruleStep struct {
+	name string
+	run  func(*bindState) error
+}
+
+// ruleSteps are the rules binder's steps, in order. Each may set
+// arguments no earlier step set; none overwrites another's.
+var ruleSteps = []ruleStep{
+	{"given", stepGiven},
+	{"data-part", stepData},
+	{"file-names", stepFileNames},
+	{"attached-files", stepFiles},
+	{"output-name", stepOutputName},
+	{"numbers", stepNumbers},
+	{"text-target", stepTarget},
+	{"switches", stepSwitches},
+	{"formats", stepFormats},
+	{"choices", stepChoices},
+	{"kind-lists", stepKindLists},
+	{"named-values", stepNamedValues},
+	{"text", stepText},
+	{"text-as-file", stepTextFile},
+	{"contain-files", stepContainFiles},
+	{"defaults", stepDefaults},
+}
+
+// rulesBinder binds by the parameters' roles and rules that hold for
+// command-line tools in general (extract.go).
+type rulesBinder struct {
+	noMissing bool // tests: leave required parameters unbound rather than fail
+}
+
+func (rulesBinder) Name() string { return "rules" }
+
+func (r rulesBinder) Bind(_ context.Context, c *BindCall) (*Binding, error) {
+	params := c.Skill.ParamList()
+	s := &bindState{BindCall: c, params: params, declared: map[string]bundle.Param{}, args: map[string]any{}}
+	for _, p := range params {
+		s.declared[p.Name] = p
+	}
+	s.text = strings.TrimSpace(c.Instruction)
+	s.textual = (s.text != "" || strings.TrimSpace(c.Content) != "") && !c.Direct
+	var trace []Evidence
+	for _, st := range ruleSteps {
+		before := make(map[string]any, len(s.args))
+		for k, v := range s.args {
+			before[k] = v
+		}
+		s.from = ""
+		if err := st.run(s); err != nil {
+			return nil, err
+		}
+		for _, k := range sortedKeys(s.args) {
+			if old, ok := before[k]; ok && reflect.DeepEqual(old, s.args[k]) {
+				continue
+			}
+			trace = append(trace, Evidence{Step: st.name, Param: k, Value: shown(c.Workdir, s.args[k]), From: s.evidence(st.name, k)})
+		}
+	}
+	coerce(params, s.args)
+	if !c.Direct && !r.noMissing {
+		// Arguments given as such are checked against the schema, which
+		// names what is missing.
+		if err := s.missing(); err != nil {
+			return nil, err
+		}
+	}
+	return &Binding{Args: s.args, Trace: trace}, nil
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// shown is a value as the trace gives it: paths relative to the work
+// directory.
+func shown(work string, v any) any {
+	switch t := v.(type) {
+	case string:
+		if rel, ok := strings.CutPrefix(t, work+string(filepath.Separator)); ok {
+			return rel
+		}
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = shown(work, x)
+		}
+		return out
+	}
+	return v
+}
+
+// evidence says where the value of argument k came from.
+func (s *bindState) evidence(step, k string) string {
+	if s.from != "" {
+		return s.from
+	}
+	switch step {
+	case "given":
+		return "arguments given with the message"
+	case "data-part":
+		return "data part field " + k
+	case "defaults":
+		return "the schema's default"
+	}
+	v := s.args[k]
+	if list, ok := v.([]any); ok && len(list) > 0 {
+		v = list[0]
+	}
+	str := fmt.Sprint(v)
+	if rel, ok := strings.CutPrefix(str, s.Workdir+string(filepath.Separator)); ok {
+		if slices.Contains(s.Files, rel) {
+			return "attached file " + rel
+		}
+		return "file " + rel
+	}
+	if c := strings.TrimSpace(s.Content); c != "" && strings.TrimSpace(str) == c {
+		return "the text given to work on"
+	}
+	if i := strings.Index(s.Instruction, str); i >= 0 && str != "" {
+		return fmt.Sprintf("instruction[%d:%d] %q", i, i+len(str), str)
+	}
+	if b, ok := v.(bool); ok && b {
+		return "the instruction's words for " + k
+	}
+	return "the instruction"
+}
+
+// missing fails the binding when a required parameter has no value,
+// saying which and why: never a guess in its place.
+func (s *bindState) missing() error {
+	var lines []string
+	for _, p := range s.params {
+		if !p.Required || !s.unbound(p) {
+			continue
+		}
+		var why string
+		switch {
+		case p.Role == bundle.RoleInputFile && len(s.Files) > 0 && len(p.Accepts) > 0:
+			why = fmt.Sprintf("none of the attached files is of a type it accepts (%s)", strings.Join(p.Accepts, ", "))
+		case p.Role == bundle.RoleInputFile:
+			why = "no file was attached and no text given to make one of"
+		case p.Role == bundle.RoleSelector:
+			why = "the message quotes no value for it and names no column of an attached table"
+		case p.Role == bundle.RoleOutput:
+			why = "the instruction names no file to write"
+		default:
+			why = "the message states no value for it"
+		}
+		lines = append(lines, fmt.Sprintf("required parameter %s (%s) has no value: %s", p.Name, p.Role, why))
+	}
+	if len(lines) > 0 {
+		return failf("skill %q: %s", s.Skill.ID, strings.Join(lines, "; "))
+	}
+	return nil
+}
+
+// stepGiven takes arguments given as such.
+func stepGiven(s *bindState) error {
+	for k, v := range s.Args {
+		if _, ok := s.declared[k]; ok || len(s.declared) == 0 {
+			s.args[k] = v
+		}
+	}
+	return nil
+}
+
+// stepData takes data-part fields by the parameters' names.
+func stepData(s *bindState) error {
+	for k, v := range s.Data {
+		if _, ok := s.declared[k]; ok {
+			if _, set := s.args[k]; !set {
+				s.args[k] = v
+			}
+		}
+	}
+	return nil
+}
+
+// stepFileNames resolves file arguments given by name: they refer to the
+// attached files (or name the file the run writes), never an absolute
+// path, never one that climbs out of the work directory.
+func stepFileNames(s *bindState) error {
+	for _, p := range s.params {
+		v, ok := s.args[p.Name]
+		if !ok || !p.IsFile() {
+			continue
+		}
+		switch t := v.(type) {
+		case string:
+			if t == "" {
+				delete(s.args, p.Name) // a tool call's empty optional: absent
+				continue
+			}
+			abs, err := callerPath(s.Workdir, p.IsOutput(), t)
+			if err != nil {
+				return failf("skill %q: parameter %s: %v", s.Skill.ID, p.Name, err)
+			}
+			s.args[p.Name] = abs
+		case []any:
+			list := make([]any, len(t))
+			for i, item := range t {
+				str, _ := item.(string)
+				abs, err := callerPath(s.Workdir, p.IsOutput(), str)
+				if err != nil {
+					return failf("skill %q: parameter %s[%d]: %v", s.Skill.ID, p.Name, i, err)
+				}
+				list[i] = abs
+			}
+			s.args[p.Name] = list
+		}
+	}
+	return nil
+}
+
+// stepFiles gives the attached files no argument names to the parameters
+// that take them (see bindFiles).
+func stepFiles(s *bindState) error {
+	used := map[string]bool{}
+	for _, v := range s.args {
+		if str, ok := v.(string); ok {
+			used[filepath.Base(str)] = true
+		}
+	}
+	var free []string
+	for _, f := range s.Files {
+		if !used[f] {
+			free = append(free, f)
+		}
+	}
+	bindFiles(s.Skill, s.params, s.args, free, s.Instruction, s.Workdir)
+	return nil
+}
+
+// stepOutputName gives a file name the instruction asks the result to be
+// saved under to the one parameter for a file the skill writes.
+func stepOutputName(s *bindState) error {
+	name := namedOutput(s.Instruction, s.Files)
+	if name == "" {
+		return nil
+	}
+	var outs []bundle.Param
+	for _, p := range s.params {
+		if s.unbound(p) && writes(p) && (p.IsPath() || p.Type == "string" || p.Type == "") {
+			outs = append(outs, p)
+		}
+	}
+	if len(outs) == 1 {
+		s.args[outs[0].Name] = filepath.Join(s.Workdir, name)
+		s.from = "the file name the instruction gives: " + name
+	}
+	return nil
+}
+
+// stepNumbers fills numeric parameters from the numbers the instruction
+// states (see bindNumbers).
+func stepNumbers(s *bindState) error {
+	if s.textual {
+		bindNumbers(s.params, s.args, s.text)
+	}
+	return nil
+}
+
+// stepTarget decides the text phase: content (the text parts after the
+// first) is passed as it came, else the instruction's tail after a colon,
+// else the instruction; it goes to the one parameter for it (target).
+// Several required strings take the values the instruction names.
+func stepTarget(s *bindState) error {
+	if !s.textual {
+		return nil
+	}
+	sk := s.Skill
+	for _, p := range s.params {
+		if s.unbound(p) && !p.IsPath() && (p.Type == "string" || p.Type == "") {
+			s.strs = append(s.strs, p)
+		}
+	}
+	s.payload, s.explicit = s.Content, true
+	if strings.TrimSpace(s.payload) == "" {
+		s.payload, s.explicit = s.text, false
+		if c := inlineContent(s.text); c != "" && len(s.Files) == 0 {
+			s.payload, s.explicit, s.inline = c, true, true
+		}
+	}
+	strs, stdinP := s.strs, sk.StdinParam()
+	switch reqd := requiredOf(strs); {
+	case s.explicit && stdinP != "" && slices.ContainsFunc(strs, func(p bundle.Param) bool { return p.Name == stdinP }):
+		s.target = stdinP // text to work on is what the skill reads on standard input
+	case s.explicit && len(s.Files) == 0 && len(reqd) == 0 && stdinP != "" && s.declared[stdinP].IsPath() && s.unbound(s.declared[stdinP]):
+		// Text to work on with no file goes to standard input (as a file
+		// of its own, stepTextFile), not to an optional operand.
+	case s.explicit && len(strs) == 1 && (!s.inline || strs[0].Required || positional(sk, strs[0].Name) || textParam(strs[0])):
+		s.target = strs[0].Name
+	case s.explicit && len(strs) > 1 && len(reqd) <= 1 && len(textParams(strs)) == 1 && (len(reqd) == 0 || textParam(reqd[0])):
+		s.target = textParams(strs)[0].Name // the one parameter for text
+	case len(reqd) == 1:
+		s.target = reqd[0].Name
+	case len(reqd) == 0 && len(strs) == 1 && positional(sk, strs[0].Name):
+		// An optional positional argument is still the skill's input; an
+		// optional flag (--base, --delimiter) is not.
+		s.target = strs[0].Name
+	case !s.explicit && len(reqd) > 1:
+		for k, v := range pickAll(sk, reqd, s.text, s.Workdir, s.Files) {
+			s.args[k] = v
+		}
+		bindAssigned(reqd, s.args, s.text)
+	case len(reqd) == 0:
+		// Beside optional flags, the one positional string or list of
+		// strings is the input.
+		var pos []string
+		for _, p := range s.params {
+			inStrs := slices.ContainsFunc(strs, func(q bundle.Param) bool { return q.Name == p.Name })
+			if s.unbound(p) && (inStrs || stringList(sk, p)) && positional(sk, p.Name) {
+				pos = append(pos, p.Name)
+			}
+		}
+		if len(pos) == 1 {
+			s.target = pos[0]
+		}
+	}
+	return nil
+}
+
+// stepSwitches sets the optional switches the instruction names.
+func stepSwitches(s *bindState) error {
+	if s.textual {
+		bindSwitches(s.Skill, s.params, s.args, s.text)
+	}
+	return nil
+}
+
+// stepFormats fills format parameters from the format names the
+// instruction says, and sets a switch named for an output format (--json)
+// when it asks for that format.
+func stepFormats(s *bindState) error {
+	if !s.textual {
+		return nil
+	}
+	bindFormats(s.Skill, s.params, s.args, s.text, s.Files)
+	for _, p := range s.params {
+		if !s.unbound(p) || p.Type != "boolean" || !formatWords[strings.ToLower(p.Name)] {
+			continue
+		}
+		if slices.ContainsFunc(tokens(s.text, ""), func(t token) bool { return t.low == strings.ToLower(p.Name) }) {
+			s.args[p.Name] = true
+		}
+	}
+	return nil
+}
+
+// stepChoices gives an optional setting with a fixed set of values the one
+// value the instruction names; none or several leave its default.
+func stepChoices(s *bindState) error {
+	if !s.textual {
+		return nil
+	}
+	for _, p := range s.params {
+		if !s.unbound(p) || p.Required || p.Type != "string" && p.Type != "" {
+			continue
+		}
+		if _, ok := propertyOf(s.Skill, p.Name)["enum"]; !ok {
+			continue
+		}
+		if vs := kindTokens(s.Skill, p, s.text); len(vs) == 1 && len(vs[0]) > 1 {
+			s.args[p.Name] = vs[0]
+		}
+	}
+	return nil
+}
+
+// stepKindLists gives a required list of things of a kind (versions,
+// URLs) every one the instruction names, in order.
+func stepKindLists(s *bindState) error {
+	if !s.textual {
+		return nil
+	}
+	for _, p := range s.params {
+		if !s.unbound(p) || !p.Required || !stringList(s.Skill, p) || kindOf(s.Skill, p) == nil && choicesOf(s.Skill, p) == nil {
+			continue
+		}
+		if vs := kindTokens(s.Skill, p, s.text); len(vs) > 0 {
+			list := make([]any, len(vs))
+			for i, v := range vs {
+				list[i] = v
+			}
+			s.args[p.Name] = list
+			if p.Name == s.target {
+				s.target = ""
+			}
+		}
+	}
+	return nil
+}
+
+// stepNamedValues fills optional settings the instruction names beside
+// their values (see bindNamedValues).
+func stepNamedValues(s *bindState) error {
+	if s.textual {
+		bindNamedValues(s.Skill, s.params, s.args, s.text, s.target)
+	}
+	return nil
+}
+
+// stepText gives the target its value: the content as it came, or a value
+// the instruction states for it (a quoted phrase, a column of an attached
+// table, a token of its kind, the tail after a colon), or the instruction
+// itself — but only to a parameter whose role is the text or a query:
+// a selector, a setting or an output never takes the whole instruction.
+func stepText(s *bindState) error {
+	if !s.textual || s.target == "" || !s.unbound(s.declared[s.target]) {
+		return nil
+	}
+	p := s.declared[s.target]
+	v := s.payload
+	stated := s.explicit
+	if !s.explicit {
+		if picked := pick(s.Skill, p, s.text, s.Workdir, s.Files); picked != "" {
+			v, stated = picked, true
+		}
+		// Beside an attached file, the instruction's tail after its colon
+		// is the argument, unless the parameter holds a kind of token the
+		// tail is not.
+		if c := inlineContent(s.text); c != "" && len(s.Files) > 0 && kindOf(s.Skill, p) == nil && choicesOf(s.Skill, p) == nil {
+			v, stated = c, true
+		}
+	}
+	// Only the text to work on may be the whole instruction; a query, a
+	// selector, a setting or an output takes a value the message states.
+	switch {
+	case p.IsFile():
+		return nil // files come from the file steps, never from words
+	case p.Role == bundle.RoleSelector || p.Role == bundle.RoleOutput:
+		if !stated || s.explicit && !s.inline {
+			return nil // not the text to work on: see missing
+		}
+	case p.Role != bundle.RoleInputText && !stated:
+		return nil
+	}
+	if p.Type == "array" {
+		s.args[s.target] = []any{v}
+	} else {
+		s.args[s.target] = v
+	}
+	return nil
+}
+
+// stepTextFile makes the text a file of its own for a required path
+// parameter; text given to work on, with no file attached, also for the
+// input an optional one stands for (the skill's standard input, its
+// operand, its file).
+func stepTextFile(s *bindState) error {
+	if !s.textual || s.target != "" || len(requiredOf(s.strs)) != 0 {
+		return nil
+	}
+	takes := func(p bundle.Param) bool { return p.Required }
+	if s.explicit && len(s.Files) == 0 {
+		if in := inputPath(s.Skill, s.params, s.args); in != "" {
+			takes = func(p bundle.Param) bool { return p.Required || p.Name == in }
+		}
+	}
+	for _, p := range s.params {
+		if !s.unbound(p) || !p.IsPath() || !takes(p) || writes(p) || !acceptsText(p) {
+			continue
+		}
+		if !s.explicit && len(s.Files) > 0 {
+			return nil // files came, none for it: the instruction is no file
+		}
+		name := safeName(p.Name+textExt(s.payload), "input.txt")
+		if err := os.WriteFile(filepath.Join(s.Workdir, name), []byte(s.payload), 0o644); err != nil {
+			return fmt.Errorf("save text input: %w", err)
+		}
+		if p.Type == "array" {
+			s.args[p.Name] = []any{filepath.Join(s.Workdir, name)}
+		} else {
+			s.args[p.Name] = filepath.Join(s.Workdir, name)
+		}
+		if s.explicit {
+			s.from = "the text given to work on, saved as " + name
+		} else {
+			s.from = "the instruction, saved as " + name
+		}
+		return nil
+	}
+	return nil
+}
+
+// stepDefaults fills the schema's defaults.
+func stepDefaults(s *bindState) error {
+	s.args = s.Skill.WithDefaults(s.args)
+	return nil
+}
+
+// callOf is the BindCall of a request.
+func callOf(sk *bundle.Skill, work string, req *request, saved []string, given map[string]any) *BindCall {
+	c := &BindCall{Skill: sk, Workdir: work, Instruction: req.words(), Content: req.content, Data: req.data, Files: saved, Args: given}
+	if req.args != nil {
+		c.Args, c.Direct = req.args, true
+	}
+	return c
+}
+
+// BindingMetadataKey is the key of the output artifact's metadata that
+// says how the skill's arguments were bound: {"binder": "rules",
+// "trace": [{"step", "param", "value", "from"}, ...]}.
+const BindingMetadataKey = "binding"
+
+func bindingMetadata(out *outcome) map[string]any {
+	trace := make([]any, len(out.trace))
+	for i, e := range out.trace {
+		trace[i] = map[string]any{"step": e.Step, "param": e.Param, "value": e.Value, "from": e.From}
+	}
+	return map[string]any{"binder": out.binder, "skill": out.skill.ID, "trace": trace}
+}
+
+// acceptsText reports whether a file parameter may take a file made of
+// text: it names no media types, or a text type among them.
+func acceptsText(p bundle.Param) bool {
+	return len(p.Accepts) == 0 || bundle.Accepts(p.Accepts, "text/plain") ||
+		slices.ContainsFunc(p.Accepts, func(t string) bool { return strings.HasPrefix(t, "text/") })
+}
+
+// stepContainFiles holds every file argument a step took from words (a
+// named value, a quoted phrase) to the rule of stepFileNames: a name
+// inside the work directory, or the task fails.
+func stepContainFiles(s *bindState) error {
+	inside := func(v any) bool {
+		str, ok := v.(string)
+		return ok && strings.HasPrefix(str, s.Workdir+string(filepath.Separator))
+	}
+	for _, p := range s.params {
+		v, ok := s.args[p.Name]
+		if !ok || !p.IsFile() {
+			continue
+		}
+		if list, isList := v.([]any); isList && !slices.ContainsFunc(list, func(x any) bool { return !inside(x) }) || inside(v) {
+			continue
+		}
+		one := &bindState{BindCall: s.BindCall, params: []bundle.Param{p}, args: map[string]any{p.Name: v}}
+		if err := stepFileNames(one); err != nil {
+			return err
+		}
+		if nv, ok := one.args[p.Name]; ok {
+			s.args[p.Name] = nv
+		} else {
+			delete(s.args, p.Name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,94 @@
+package orchestrator
+
+import (
+	"mime"
+	"path"
+	"slices"
+
+	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"github.com/agentnet/agentnet/bundle"
+)
+
+// Before ranking, the candidates are filtered by what the step carries:
+// an agent fits when one of its card's skills takes every file of the
+// step (its inputModes, else the card's defaultInputModes; a card with
+// neither says nothing and is kept). text/plain takes any textual file
+// (CSV, JSON, HTML) but not an image, a PDF or an office document.
+
+// fileTypes returns the media types of the message's files: each part's
+// own, else its name's; "" when neither says.
+func fileTypes(m *a2a.Message) []string {
+	var out []string
+	for _, p := range m.Parts {
+		if _, ok := p.Content.(a2a.Raw); !ok {
+			continue
+		}
+		mt := p.MediaType
+		if mt == "" || mt == "application/octet-stream" {
+			mt = mime.TypeByExtension(path.Ext(p.Filename))
+		}
+		if t, _, err := mime.ParseMediaType(mt); err == nil {
+			mt = t
+		}
+		out = append(out, mt)
+	}
+	return out
+}
+
+// fitting returns the candidates that take files of the given types.
+func fitting(cands []Candidate, types []string) []Candidate {
+	if len(types) == 0 {
+		return cands
+	}
+	var out []Candidate
+	for _, c := range cands {
+		if cardTakes(c.Card, types) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// cardTakes reports whether one of the card's skills takes every type.
+func cardTakes(card *a2a.AgentCard, types []string) bool {
+	if card == nil {
+		return false
+	}
+	if len(card.Skills) == 0 {
+		return modesTake(card.DefaultInputModes, types)
+	}
+	for i := range card.Skills {
+		modes := card.Skills[i].InputModes
+		if len(modes) == 0 {
+			modes = card.DefaultInputModes
+		}
+		if modesTake(modes, types) {
+			return true
+		}
+	}
+	return false
+}
+
+func modesTake(modes, types []string) bool {
+	if len(modes) == 0 {
+		return true // says nothing
+	}
+	for _, t := range types {
+		if t != "" && !slices.ContainsFunc(modes, func(m string) bool { return modeTakes(m, t) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// modeTakes reports whether an input mode takes a file of media type t
+// (see bundle.Accepts; text/plain takes any textual file, and a file known
+// only as text fits any textual mode).
+func modeTakes(mode, t string) bool {
+	mode, _, _ = mime.ParseMediaType(mode)
+	if mode == "*" || mode == "text/plain" && bundle.Textual(t) {
+		return true
+	}
+	return bundle.Accepts([]string{mode}, t)
+}
