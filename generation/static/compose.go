@@ -458,6 +458,9 @@ func paramName(raw string) string {
 var (
 	pathNameRE = lazyregexp.New(`(?i)^(file|files|filename|path|paths|dir|directory|folder|input|inputs|infile|src|source|image|images|img|photo|picture|page|pages|html|csv|tsv|json|yaml|pdf|doc|document|archive|zip|tar|data|dataset|config|template|script|txt|md|markdown|log|logfile|db|database)s?$`)
 	pathExtRE  = lazyregexp.New(`(?i)^[a-z]+\.[a-z0-9]{1,5}$`)
+	// pathLeadRE: a name that opens by saying it is a file ("file containing
+	// PNGs", "path_to_config", "files-to-check").
+	pathLeadRE = lazyregexp.New(`(?i)^(?:file|filename|path)s?[_\-\s]`)
 	pathHelpRE = lazyregexp.New(`(?i)^(?:(?:an?|the|one|or|more|input|local|[A-Z0-9.,/-]+|text|plain)\s+){0,4}(?:file|files|directory|folder|path|image|document)s?\b`)
 	outNameRE  = lazyregexp.New(`(?i)^(o|out|output|outfile|output[-_]?file|output[-_]?dir|outdir|save|save[-_]to|dest|destination|write|to|target)$`)
 	outHelpRE  = lazyregexp.New(`(?i)^(write|save|store|output|dump|export)\b`)
@@ -511,7 +514,7 @@ func isPathArg(a *Arg) bool {
 		return false
 	}
 	n := a.Name
-	return pathNameRE.MatchString(n) || pathExtRE.MatchString(n) || strings.HasSuffix(strings.ToLower(n), "file") ||
+	return pathNameRE.MatchString(n) || pathExtRE.MatchString(n) || pathLeadRE.MatchString(n) || strings.HasSuffix(strings.ToLower(n), "file") ||
 		strings.HasSuffix(strings.ToLower(n), "path") || strings.HasSuffix(a.Help, "(file)") || pathHelpRE.MatchString(a.Help)
 }
 

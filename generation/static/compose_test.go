@@ -146,6 +146,9 @@ func TestPathParameters(t *testing.T) {
 		{Arg{Name: "input_string", Help: "Text to slugify"}, false},
 		{Arg{Name: "FILE"}, true},
 		{Arg{Name: "doc", Help: "a plain text file to read"}, true},
+		{Arg{Name: "file_containing_pngs", Variadic: true}, true},
+		{Arg{Name: "path-to-config"}, true},
+		{Arg{Name: "filesystem_label"}, false},
 	} {
 		if got := isPathArg(&tc.arg); got != tc.want {
 			t.Errorf("isPathArg(%s) = %v, want %v", tc.arg.Name, got, tc.want)
