@@ -7,7 +7,10 @@ package deploytest
 import (
 	"context"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -46,10 +49,15 @@ func Jobs(t testing.TB) *deploy.Jobs {
 }
 
 // Swarm makes the machine's Docker engine a swarm manager for the test: it
-// initialises a single-node swarm when the engine is in none, and leaves
-// it (removing the docker_gwbridge network that came with it) when the
-// test ends. It skips the test without a daemon (fails it when Required),
-// and when the engine is a worker or its swarm is in error.
+// initialises a single-node swarm when the engine is in none, and the last
+// test using it leaves it (removing the docker_gwbridge network that came
+// with it). Tests that run at once — in one package, in several packages'
+// test binaries, in several checkouts on one engine — share the swarm:
+// a lock file in the temporary directory counts them (a shared flock per
+// test), so that none leaves the swarm under another, and a swarm that was
+// there before any test is never left. It skips the test without a daemon
+// (fails it when Required), and when the engine is a worker or its swarm is
+// in error.
 func Swarm(t testing.TB) {
 	t.Helper()
 	skip := t.Skipf
@@ -62,30 +70,55 @@ func Swarm(t testing.TB) {
 	}
 	t.Cleanup(func() { c.Close() })
 	ctx := context.Background()
+	if _, err := c.Info(ctx); err != nil {
+		skip("no Docker daemon answers: %v", err)
+	}
+	setup := lockFile(t, "setup")
+	users := lockFile(t, "users")
+	lock(t, setup, syscall.LOCK_EX)
+	defer unlock(setup)
 	info, err := c.Info(ctx)
 	if err != nil {
 		skip("no Docker daemon answers: %v", err)
 	}
+	made := filepath.Join(os.TempDir(), "agentnet-swarm-test.made")
 	switch info.Swarm.LocalNodeState {
 	case swarm.LocalNodeStateActive:
 		if !info.Swarm.ControlAvailable {
 			t.Skip("the engine is a swarm worker, not a manager")
 		}
-		return
 	case swarm.LocalNodeStateInactive:
+		_, err = c.NetworkInspect(ctx, "docker_gwbridge", network.InspectOptions{})
+		hadBridge := err == nil
+		if _, err := c.SwarmInit(ctx, swarm.InitRequest{ListenAddr: "127.0.0.1:2377", AdvertiseAddr: "127.0.0.1"}); err != nil {
+			t.Fatalf("docker swarm init: %v", err)
+		}
+		// The marker says a test made the swarm (and whether the bridge
+		// was there before), for whichever test leaves last.
+		if err := os.WriteFile(made, []byte(strconv.FormatBool(hadBridge)), 0o644); err != nil {
+			t.Fatalf("mark the swarm as the tests': %v", err)
+		}
 	default:
 		t.Skipf("the engine's swarm state is %q", info.Swarm.LocalNodeState)
 	}
-	_, err = c.NetworkInspect(ctx, "docker_gwbridge", network.InspectOptions{})
-	hadBridge := err == nil
-	if _, err := c.SwarmInit(ctx, swarm.InitRequest{ListenAddr: "127.0.0.1:2377", AdvertiseAddr: "127.0.0.1"}); err != nil {
-		t.Fatalf("docker swarm init: %v", err)
-	}
+	lock(t, users, syscall.LOCK_SH)
 	t.Cleanup(func() {
-		if err := c.SwarmLeave(ctx, true); err != nil {
-			t.Errorf("leave the swarm the test made: %v", err)
+		lock(t, setup, syscall.LOCK_EX)
+		defer unlock(setup)
+		unlock(users)
+		if syscall.Flock(int(users.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+			return // another test still uses the swarm; the last one leaves it
 		}
-		if hadBridge {
+		defer unlock(users)
+		marker, err := os.ReadFile(made)
+		if err != nil {
+			return // the swarm was there before the tests
+		}
+		os.Remove(made)
+		if err := c.SwarmLeave(ctx, true); err != nil {
+			t.Errorf("leave the swarm the tests made: %v", err)
+		}
+		if string(marker) == "true" {
 			return
 		}
 		for i := 0; i < 50; i++ {
@@ -96,3 +129,30 @@ func Swarm(t testing.TB) {
 		}
 	})
 }
+
+// lockFile opens one of the swarm tests' lock files, closed when the test
+// ends (which drops its locks).
+func lockFile(t testing.TB, name string) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(filepath.Join(os.TempDir(), "agentnet-swarm-test."+name+".lock"), os.O_RDWR|os.O_CREATE, 0o666)
+	if err != nil {
+		t.Fatalf("swarm test lock: %v", err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+func lock(t testing.TB, f *os.File, how int) {
+	t.Helper()
+	for {
+		err := syscall.Flock(int(f.Fd()), how)
+		if err == nil {
+			return
+		}
+		if err != syscall.EINTR {
+			t.Fatalf("swarm test lock: %v", err)
+		}
+	}
+}
+
+func unlock(f *os.File) { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
