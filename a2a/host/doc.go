@@ -5,6 +5,8 @@
 // /extendedAgentCard, and gRPC over cleartext HTTP/2 (h2c, told apart by
 // Content-Type application/grpc), through a2a-go/v2's a2asrv, a2agrpc and
 // a2acompat/a2av0 — and as MCP tools (streamable HTTP at /mcp, or stdio).
+// A request whose A2A-Version its binding does not serve is refused with
+// VersionNotSupportedError (version.go).
 //
 // The inner agent turns each incoming message into one skill run: it picks
 // the skill (an explicit "skill" in the message metadata, else an LLM tool

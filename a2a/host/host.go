@@ -293,7 +293,7 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 	handler := a2asrv.NewHandler(h.agent,
 		a2asrv.WithLogger(h.log),
 		a2asrv.WithTaskStore(h.store),
-		a2asrv.WithCallInterceptors(messageLimits{h: h}, finishedTaskGuard{store: h.store}),
+		a2asrv.WithCallInterceptors(versionGuard{}, messageLimits{h: h}, finishedTaskGuard{store: h.store}),
 		a2asrv.WithCapabilityChecks(&h.card.Capabilities),
 		a2asrv.WithExecutionPanicHandler(func(r any) error {
 			h.log.Error("skill execution panicked", "panic", r)
@@ -365,6 +365,7 @@ func (h *Host) serveJSONRPC(w http.ResponseWriter, r *http.Request) {
 	}
 	// a2av0 writes errors without a Content-Type; streams set their own.
 	w.Header().Set("Content-Type", "application/json")
+	r = r.WithContext(withVersions(r.Context(), jsonrpcVersions))
 	if strings.Contains(peek.Method, "/") {
 		h.v0.ServeHTTP(w, r)
 		return
