@@ -232,7 +232,7 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 			PidsLimit: ptr(int64(dockerPids)),
 		},
 	}
-	sigVar, err := d.cfg.cardSignaturesVar(b, url)
+	sigVar, err := d.cfg.CardSignaturesVar(b, url)
 	if err != nil {
 		return nil, false, fmt.Errorf("up %s: %w", spec.Name, err)
 	}

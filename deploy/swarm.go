@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -154,7 +155,7 @@ func (s *swarmRuntime) up(ctx context.Context, spec Spec, b *bundle.Bundle, node
 	labels := map[string]string{LabelManaged: "true", LabelRole: "agent", LabelAgent: spec.Name, LabelBundle: b.Dir, LabelImage: imageRef}
 	svc := s.agentService(swarmServicePrefix+name, ref, bundleInImage, url, labels)
 	// The card's signatures, made here: the key never reaches the swarm.
-	sigVar, err := s.d.cfg.cardSignaturesVar(b, url)
+	sigVar, err := s.d.cfg.CardSignaturesVar(b, url)
 	if err != nil {
 		s.d.removeImage(context.WithoutCancel(ctx), imageRef)
 		return nil, baseRef, err
@@ -709,4 +710,14 @@ func (s *swarmRuntime) ensureOverlay(ctx context.Context, name string, internal 
 		return fmt.Errorf("create network %s: %w", name, err)
 	}
 	return nil
+}
+
+// freePort finds a port free on this machine's loopback interface.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
