@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/deploy"
+	_ "github.com/agentnet/agentnet/deploy/runtimes" // every runtime, for deploy.Open
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/internal/fetchpolicy"
 	"github.com/agentnet/agentnet/internal/llm"

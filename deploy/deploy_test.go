@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/deploy"
+	_ "github.com/agentnet/agentnet/deploy/runtimes" // every runtime, for deploy.Open
 	"github.com/agentnet/agentnet/internal/proc/proctest"
 )
 

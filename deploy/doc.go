@@ -2,8 +2,11 @@
 // Runtime interface, and keeps the state of a fleet on disk so that another
 // process (a second terminal's "agentnet fleet status") sees it.
 //
-// Runtimes register by name; "process" (the default), "docker" and "swarm"
-// are built in:
+// Runtimes register by name; "process" (the default, in deploy/process),
+// "docker" and "swarm" are built in, and deploy/runtimes registers them
+// all:
+//
+//	import _ "github.com/agentnet/agentnet/deploy/runtimes"
 //
 //	rt, err := deploy.Open("process", deploy.Config{Self: exe, LogDir: dir, Env: env})
 //	a, err := rt.Up(ctx, deploy.Spec{Name: "textkit", Bundle: "out/textkit"})
@@ -18,7 +21,7 @@
 // The docker runtime runs each host in a container of its own through the
 // Docker Engine API (DOCKER_HOST in Config.Env, else the local socket). The
 // engine needs no image and no registry: nothing is pulled. Images are
-// assembled from this machine's own files:
+// assembled from this machine's own files by deploy/image:
 //
 //   - a base image, imported from a tarball: the agentnet executable (with
 //     its shared libraries when it is not static) and every program the

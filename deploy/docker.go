@@ -3,14 +3,9 @@ package deploy
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +24,7 @@ import (
 
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/bundle"
+	agentimg "github.com/agentnet/agentnet/deploy/image"
 )
 
 func init() { Register("docker", newDocker) }
@@ -36,11 +32,11 @@ func init() { Register("docker", newDocker) }
 // Labels the docker runtime puts on everything it creates. Down and the
 // clean-up of tests select by them and never touch anything without them.
 const (
-	LabelManaged = "agentnet.managed" // "true" on every container, image and network
-	LabelRole    = "agentnet.role"    // "base", "agent" (images), "agent" (containers), "network"
-	LabelAgent   = "agentnet.agent"   // the agent's name (agent images and containers)
-	LabelBundle  = "agentnet.bundle"  // the bundle directory on the host
-	LabelBase    = "agentnet.base"    // on an agent image: the base image it was built on
+	LabelManaged = agentimg.LabelManaged // "true" on every container, image and network
+	LabelRole    = agentimg.LabelRole    // "base", "agent" (images), "agent" (containers), "network"
+	LabelAgent   = agentimg.LabelAgent   // the agent's name (agent images and containers)
+	LabelBundle  = agentimg.LabelBundle  // the bundle directory on the host
+	LabelBase    = agentimg.LabelBase    // on an agent image: the base image it was built on
 )
 
 // DockerNetwork is the bridge network agent containers are attached to. It
@@ -55,9 +51,8 @@ const (
 	dockerNanoCPUs = 1e9       // one CPU
 	dockerPids     = 256
 	dockerTmpfs    = "rw,nosuid,nodev,size=256m,mode=1777"
-	dockerPort     = "8080"
+	dockerPort     = agentimg.Port
 	dockerUser     = "65534:65534" // nobody
-	agentRoot      = "/agent"      // the bundle (and its local repo) in the image
 )
 
 // dockerAPI is the part of the Docker Engine API client the docker runtime
@@ -88,13 +83,9 @@ var _ dockerAPI = (*client.Client)(nil)
 type docker struct {
 	cfg Config
 	api dockerAPI
-	tc  *toolchain
+	img *agentimg.Builder // builds the base and agent images
 
-	mu     sync.Mutex             // guards builds
-	builds map[string]*sync.Mutex // image ref → its build's lock
-	// plan makes ensureImage build nothing: the image references are
-	// computed without an engine (PlanImage).
-	plan bool
+	mu sync.Mutex // guards the shared network's creation
 	// inflight is read-held by each Up from its base image to its
 	// container; shared things (base images, the network) are removed
 	// under its write lock, so that an agent coming up in this process
@@ -117,7 +108,7 @@ func newDocker(cfg Config) (Runtime, error) {
 }
 
 func newDockerWith(cfg Config, api dockerAPI) *docker {
-	return &docker{cfg: cfg, api: api, tc: newToolchain(cfg.Env), builds: map[string]*sync.Mutex{}}
+	return &docker{cfg: cfg, api: api, img: agentimg.NewBuilder(cfg.Self, cfg.Env, api)}
 }
 
 func (d *docker) Name() string { return "docker" }
@@ -158,7 +149,7 @@ func (d *docker) Up(ctx context.Context, spec Spec) (*Agent, error) {
 	// and the network too unless something else uses them.
 	cctx := context.WithoutCancel(ctx)
 	if imageRef != "" {
-		d.removeImage(cctx, imageRef)
+		d.img.Remove(cctx, imageRef)
 	}
 	d.removeShared(cctx, baseRef)
 	return nil, err
@@ -167,11 +158,11 @@ func (d *docker) Up(ctx context.Context, spec Spec) (*Agent, error) {
 // up makes the images and starts the container; it returns the images it
 // made or found, also on failure.
 func (d *docker) up(ctx context.Context, spec Spec, b *bundle.Bundle) (_ *Agent, imageRef, baseRef string, _ error) {
-	baseRef, err := d.baseImage(ctx, b)
+	baseRef, err := d.img.Base(ctx, b)
 	if err != nil {
 		return nil, "", "", fmt.Errorf("up %s: %w", spec.Name, err)
 	}
-	imageRef, bundleInImage, err := d.agentImage(ctx, spec.Name, b, baseRef)
+	imageRef, bundleInImage, err := d.img.Agent(ctx, spec.Name, b, baseRef)
 	if err != nil {
 		return nil, "", baseRef, fmt.Errorf("up %s: %w", spec.Name, err)
 	}
@@ -212,7 +203,7 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 		// Files are answered inline: the URL a container serves them at
 		// names the host's loopback, which no other container reaches.
 		Cmd:          []string{"serve", bundleInImage, "--addr", "0.0.0.0:" + dockerPort, "--url", url, "--verbose", "--inline-file-max", "-1"},
-		Env:          []string{"PATH=" + imagePath, "HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
+		Env:          []string{"PATH=" + agentimg.ImagePath, "HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
 		User:         dockerUser,
 		WorkingDir:   bundleInImage,
 		ExposedPorts: nat.PortSet{cport: struct{}{}},
@@ -232,14 +223,14 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 			PidsLimit: ptr(int64(dockerPids)),
 		},
 	}
-	sigVar, err := d.cfg.cardSignaturesVar(b, url)
+	sigVar, err := d.cfg.CardSignaturesVar(b, url)
 	if err != nil {
 		return nil, false, fmt.Errorf("up %s: %w", spec.Name, err)
 	}
 	if sigVar != "" {
 		cfg.Env = append(cfg.Env, sigVar)
 	}
-	name := "agentnet-" + sanitize(spec.Name) + "-" + randomSuffix()
+	name := "agentnet-" + agentimg.Sanitize(spec.Name) + "-" + agentimg.RandomSuffix()
 	created, err := d.api.ContainerCreate(ctx, cfg, hc, nil, nil, name)
 	if err != nil {
 		return nil, networkGone(err), fmt.Errorf("up %s: create container: %w", spec.Name, err)
@@ -303,7 +294,7 @@ func (d *docker) Down(ctx context.Context, a *Agent) error {
 	if err := d.api.ContainerRemove(ctx, a.ID, container.RemoveOptions{Force: true}); err != nil && !cerrdefs.IsNotFound(err) {
 		return fmt.Errorf("down %s: remove container: %w", a.Name, err)
 	}
-	base, err := d.removeImage(ctx, info.Image)
+	base, err := d.img.Remove(ctx, info.Image)
 	if err != nil {
 		return fmt.Errorf("down %s: %w", a.Name, err)
 	}
@@ -319,7 +310,7 @@ func (d *docker) removeShared(ctx context.Context, base string) error {
 	d.inflight.Lock()
 	defer d.inflight.Unlock()
 	if base != "" {
-		if _, err := d.removeImage(ctx, base); err != nil {
+		if _, err := d.img.Remove(ctx, base); err != nil {
 			return err
 		}
 	}
@@ -344,28 +335,6 @@ func (d *docker) Health(ctx context.Context, a *Agent) Health {
 	return Health{Detail: err.Error()}
 }
 
-// removeImage removes an image agentnet made unless a container or another
-// image still uses it; it returns the base image an agent image was built
-// on.
-func (d *docker) removeImage(ctx context.Context, ref string) (base string, _ error) {
-	img, err := d.api.ImageInspect(ctx, ref)
-	if cerrdefs.IsNotFound(err) {
-		return "", nil
-	}
-	if err != nil {
-		return "", fmt.Errorf("inspect image %s: %w", ref, err)
-	}
-	if img.Config == nil || img.Config.Labels[LabelManaged] != "true" {
-		return "", nil
-	}
-	base = img.Config.Labels[LabelBase]
-	_, err = d.api.ImageRemove(ctx, img.ID, image.RemoveOptions{PruneChildren: true})
-	if err != nil && !cerrdefs.IsNotFound(err) && !cerrdefs.IsConflict(err) {
-		return base, fmt.Errorf("remove image %s: %w", ref, err)
-	}
-	return base, nil
-}
-
 // removeAgentImages removes the images agentnet built for the agent name
 // (and their base images) that no container uses.
 func (d *docker) removeAgentImages(ctx context.Context, name string) error {
@@ -375,7 +344,7 @@ func (d *docker) removeAgentImages(ctx context.Context, name string) error {
 		return fmt.Errorf("down %s: list images: %w", name, err)
 	}
 	for _, img := range imgs {
-		base, err := d.removeImage(ctx, img.ID)
+		base, err := d.img.Remove(ctx, img.ID)
 		if err == nil {
 			err = d.removeShared(ctx, base)
 		}
@@ -399,184 +368,6 @@ func (d *docker) removeNetworkIfUnused(ctx context.Context) {
 	// Another agent may attach meanwhile; then the removal fails, which is
 	// what we want.
 	_ = d.api.NetworkRemove(ctx, n.ID)
-}
-
-// baseImage returns the base image for the bundle: agentnet and every
-// program its skills, checks and own server run, with what they need, from this
-// machine's own files.
-func (d *docker) baseImage(ctx context.Context, b *bundle.Bundle) (string, error) {
-	r := newRootfs()
-	if err := d.tc.addAgentnet(r, d.cfg.Self); err != nil {
-		return "", err
-	}
-	repo, bundleDir := b.RepoDir(), b.AbsDir()
-	var cmds []bundle.Command
-	cmds = append(cmds, b.Check...)
-	for _, s := range b.Skills {
-		cmds = append(cmds, s.Run)
-	}
-	if len(b.Serve) > 0 {
-		// The bundle's own server runs in the container behind the host.
-		cmds = append(cmds, b.Serve)
-	}
-	for _, c := range cmds {
-		if len(c) == 0 {
-			continue
-		}
-		argv0 := strings.ReplaceAll(c[0], "{{"+bundle.VarRepo+"}}", repo)
-		argv0 = strings.ReplaceAll(argv0, "{{"+bundle.VarBundle+"}}", bundleDir)
-		if strings.Contains(argv0, "{{") {
-			return "", fmt.Errorf("program %q: only {{repo}} and {{bundle}} can name a program in an image", c[0])
-		}
-		if !filepath.IsAbs(argv0) && strings.ContainsRune(argv0, '/') {
-			argv0 = filepath.Join(repo, argv0)
-		}
-		if within := treeOf(argv0, repo, bundleDir); within != "" {
-			// A program of the repo, or a wrapper beside agent.yaml: it
-			// comes with the bundle; what it needs does not, nor what its
-			// links (a venv's python) point to outside.
-			if err := r.addLinkChain(argv0, within); err != nil {
-				return "", err
-			}
-			if err := d.tc.addNeeds(r, argv0); err != nil {
-				return "", err
-			}
-			continue
-		}
-		if err := d.tc.addCommand(r, argv0, repo); err != nil {
-			return "", err
-		}
-	}
-	// The bundle's virtual environments run on an interpreter of this
-	// machine, and its Python code imports packages from the site
-	// directories of the interpreters in the image.
-	roots := []string{bundleDir}
-	if !strings.HasPrefix(repo+"/", bundleDir+"/") {
-		roots = append(roots, repo)
-	}
-	py, err := walkPython(roots...)
-	if err != nil {
-		return "", err
-	}
-	for _, v := range py.venvs {
-		if err := d.tc.addVenv(r, v); err != nil {
-			return "", err
-		}
-	}
-	argvs := make([][]string, len(cmds))
-	for i, c := range cmds {
-		argvs[i] = c
-	}
-	if err := d.tc.addPythonPackages(r, py.files, argvs...); err != nil {
-		return "", err
-	}
-	if r.shell {
-		if err := d.tc.addShellTools(r); err != nil {
-			return "", err
-		}
-	}
-	r.dirs["/tmp"] = true
-	r.data["/etc/passwd"] = []byte("root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/sbin/nologin\n")
-	r.data["/etc/group"] = []byte("root:x:0:\nnogroup:x:65534:\n")
-	ref := "agentnet-base:" + r.key()[:16]
-	err = d.ensureImage(ctx, ref, func() error {
-		pr, pw := io.Pipe()
-		go func() { pw.CloseWithError(r.writeTar(pw, "")) }()
-		defer pr.Close()
-		out, err := d.api.ImageImport(ctx, image.ImportSource{Source: pr, SourceName: "-"}, ref, image.ImportOptions{
-			Message: "agentnet base image",
-			Changes: []string{
-				fmt.Sprintf(`ENTRYPOINT ["%s"]`, agentnetInImage),
-				"ENV PATH=" + imagePath,
-				fmt.Sprintf("LABEL %s=true %s=base", LabelManaged, LabelRole),
-			},
-		})
-		if err != nil {
-			return err
-		}
-		defer out.Close()
-		return readProgress(out)
-	})
-	if err != nil {
-		return "", fmt.Errorf("build base image: %w", err)
-	}
-	return ref, nil
-}
-
-// agentImage builds the agent's image: the base plus the bundle (and its
-// local repo, at the same place relative to it). It returns the image and
-// the bundle's directory in it.
-func (d *docker) agentImage(ctx context.Context, name string, b *bundle.Bundle, baseRef string) (ref, bundleInImage string, _ error) {
-	bundleDir, err := filepath.Abs(b.Dir)
-	if err != nil {
-		return "", "", err
-	}
-	repo := b.RepoDir()
-	root := bundleDir
-	if repo != bundleDir && (b.Repo == nil || !bundle.IsGitURL(b.Repo.Source)) {
-		root = commonDir(bundleDir, repo)
-	}
-	r := newRootfs()
-	noGit := func(rel string) bool { return filepath.Base(rel) == ".git" }
-	relBundle, _ := filepath.Rel(root, bundleDir)
-	bundleInImage = filepath.Join(agentRoot, relBundle)
-	if err := r.addTree(bundleDir, bundleInImage, noGit); err != nil {
-		return "", "", fmt.Errorf("copy bundle %s: %w", bundleDir, err)
-	}
-	if !strings.HasPrefix(repo+"/", bundleDir+"/") {
-		relRepo, _ := filepath.Rel(root, repo)
-		if err := r.addTree(repo, filepath.Join(agentRoot, relRepo), noGit); err != nil {
-			return "", "", fmt.Errorf("copy repo %s: %w", repo, err)
-		}
-	}
-	ref = "agentnet-agent-" + sanitize(name) + ":" + r.key(baseRef)[:16]
-	err = d.ensureImage(ctx, ref, func() error {
-		// One commit of a container made from the base, rather than a
-		// Dockerfile build: the classic builder commits once per step.
-		labels := map[string]string{LabelManaged: "true", LabelRole: "agent", LabelAgent: name, LabelBase: baseRef}
-		c, err := d.api.ContainerCreate(ctx, &container.Config{Image: baseRef, Labels: labels},
-			&container.HostConfig{NetworkMode: "none"}, nil, nil, "agentnet-build-"+sanitize(name)+"-"+randomSuffix())
-		if err != nil {
-			return err
-		}
-		defer d.api.ContainerRemove(context.WithoutCancel(ctx), c.ID, container.RemoveOptions{Force: true})
-		pr, pw := io.Pipe()
-		go func() { pw.CloseWithError(r.writeTar(pw, "")) }()
-		err = d.api.CopyToContainer(ctx, c.ID, "/", pr, container.CopyToContainerOptions{})
-		pr.Close()
-		if err != nil {
-			return err
-		}
-		_, err = d.api.ContainerCommit(ctx, c.ID, container.CommitOptions{Reference: ref, Comment: "agentnet agent " + name})
-		return err
-	})
-	if err != nil {
-		return "", "", fmt.Errorf("build image %s: %w", ref, err)
-	}
-	return ref, bundleInImage, nil
-}
-
-// ensureImage builds the image ref with build unless it exists; builds of
-// the same ref in this process wait for each other.
-func (d *docker) ensureImage(ctx context.Context, ref string, build func() error) error {
-	d.mu.Lock()
-	lock := d.builds[ref]
-	if lock == nil {
-		lock = &sync.Mutex{}
-		d.builds[ref] = lock
-	}
-	d.mu.Unlock()
-	lock.Lock()
-	defer lock.Unlock()
-	if d.plan {
-		return nil
-	}
-	if _, err := d.api.ImageInspect(ctx, ref); err == nil {
-		return nil
-	} else if !cerrdefs.IsNotFound(err) {
-		return err
-	}
-	return build()
 }
 
 // ensureNetwork returns the id of the agentnet network, creating it when
@@ -679,60 +470,6 @@ func demux(raw []byte) string {
 	return out.String()
 }
 
-// readProgress reads a build or import progress stream to its end and
-// returns the error it reports, if any.
-func readProgress(r io.Reader) error {
-	dec := json.NewDecoder(r)
-	var last string
-	for {
-		var msg struct {
-			Stream      string `json:"stream"`
-			Error       string `json:"error"`
-			ErrorDetail struct {
-				Message string `json:"message"`
-			} `json:"errorDetail"`
-		}
-		if err := dec.Decode(&msg); err == io.EOF {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		if msg.Stream != "" {
-			last = strings.TrimSpace(msg.Stream)
-		}
-		if msg.Error != "" || msg.ErrorDetail.Message != "" {
-			e := msg.ErrorDetail.Message
-			if e == "" {
-				e = msg.Error
-			}
-			if last != "" {
-				e += " (after: " + last + ")"
-			}
-			return errors.New(e)
-		}
-	}
-}
-
-var unsafeName = regexp.MustCompile(`[^a-z0-9_.-]+`)
-
-// sanitize makes a name usable in image and container names.
-func sanitize(name string) string {
-	s := strings.Trim(unsafeName.ReplaceAllString(strings.ToLower(name), "-"), "-._")
-	if s == "" {
-		s = "agent"
-	}
-	if len(s) > 40 {
-		s = s[:40]
-	}
-	return s
-}
-
-func randomSuffix() string {
-	var b [4]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
 func shortID(id string) string {
 	if len(id) > 12 {
 		return id[:12]
@@ -740,25 +477,7 @@ func shortID(id string) string {
 	return id
 }
 
-// treeOf returns the first of the directories that holds p, or "".
-func treeOf(p string, dirs ...string) string {
-	for _, d := range dirs {
-		if strings.HasPrefix(p, d+"/") {
-			return d
-		}
-	}
-	return ""
-}
-
-// commonDir is the deepest directory holding both a and b.
-func commonDir(a, b string) string {
-	for {
-		if a == b || strings.HasPrefix(b+"/", a+"/") || a == "/" {
-			return a
-		}
-		a = filepath.Dir(a)
-	}
-}
+func ptr[T any](v T) *T { return &v }
 
 func lookupEnv(env []string, key string) string {
 	for _, kv := range env {
@@ -768,5 +487,3 @@ func lookupEnv(env []string, key string) string {
 	}
 	return ""
 }
-
-func ptr[T any](v T) *T { return &v }

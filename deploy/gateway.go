@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	agentimg "github.com/agentnet/agentnet/deploy/image"
 )
 
 // GatewayHealthPath is the swarm gateway's own health path; agent names
@@ -44,7 +46,7 @@ func GatewayHandler() http.Handler {
 	mux.HandleFunc("GET "+GatewayHealthPath, func(w http.ResponseWriter, r *http.Request) { fmt.Fprintln(w, "ok") })
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		name, _ := splitAgentPath(r.URL.Path)
-		if name == "" || sanitize(name) != name {
+		if name == "" || agentimg.Sanitize(name) != name {
 			http.NotFound(w, r)
 			return
 		}

@@ -27,6 +27,7 @@ import (
 	"github.com/docker/docker/client"
 	"github.com/docker/docker/pkg/stdcopy"
 
+	agentimg "github.com/agentnet/agentnet/deploy/image"
 	"github.com/agentnet/agentnet/internal/proc"
 )
 
@@ -335,7 +336,7 @@ func (p *jobPlan) output() (stdout, stderr *proc.Limited, outW, errW io.Writer) 
 // container.
 func (j *Jobs) runContainer(ctx context.Context, p *jobPlan, res *proc.Result) (jobOutcome, error) {
 	out := jobOutcome{status: -1}
-	created, err := j.api.ContainerCreate(ctx, p.cfg, p.hc, nil, nil, "agentnet-job-"+sanitize(p.jobName)+"-"+randomSuffix())
+	created, err := j.api.ContainerCreate(ctx, p.cfg, p.hc, nil, nil, "agentnet-job-"+agentimg.Sanitize(p.jobName)+"-"+agentimg.RandomSuffix())
 	if err != nil {
 		return out, fmt.Errorf("%q: create the job's container: %w", p.name, err)
 	}
@@ -449,8 +450,8 @@ type jobImage struct {
 // image returns the job's image, with the programs it runs and what they
 // need, and the binds a container of it takes.
 func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mounts []Mount) (jobImage, error) {
-	tc := j.d.tc
-	r := newRootfs()
+	tc := j.d.img.Tools
+	r := agentimg.NewRootfs()
 	var img jobImage
 	var goBinds []mount.Mount
 	// addGo adds the go command at host (this machine's, not in a mount):
@@ -470,14 +471,14 @@ func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mount
 				// The mount points are in the image, so that
 				// nothing need be made in its read-only root.
 				if g.files[b.Target] {
-					r.data[b.Target] = []byte{}
+					r.Data[b.Target] = []byte{}
 				} else {
-					r.dirs[b.Target] = true
+					r.Dirs[b.Target] = true
 				}
 			}
 			// The tools the go command runs, when they are not static.
 			tools, _ := filepath.Glob(filepath.Join(g.real, "pkg", "tool", "*", "*"))
-			if err := tc.addLibs(r, tools...); err != nil {
+			if err := tc.AddLibs(r, tools...); err != nil {
 				return err
 			}
 		}
@@ -489,20 +490,20 @@ func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mount
 			// A go outside its GOROOT (a wrapper) is copied like
 			// any other program.
 			if bare {
-				return tc.addCommand(r, filepath.Base(host), "")
+				return tc.AddCommand(r, filepath.Base(host), "")
 			}
-			return tc.addProgram(r, host)
+			return tc.AddProgram(r, host)
 		}
-		if err := tc.addNeeds(r, real); err != nil {
+		if err := tc.AddNeeds(r, real); err != nil {
 			return err
 		}
 		// Go tests that run go find it on PATH.
-		r.links["/usr/local/bin/go"] = filepath.Join(g.dir, strings.TrimPrefix(real, g.real))
+		r.Links["/usr/local/bin/go"] = filepath.Join(g.dir, strings.TrimPrefix(real, g.real))
 		return nil
 	}
 	add := func(p string, optional bool) error {
 		if !strings.ContainsRune(p, '/') {
-			host, err := tc.lookPath(p)
+			host, err := tc.LookPath(p)
 			if err != nil {
 				if optional {
 					return nil
@@ -512,7 +513,7 @@ func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mount
 			if isGoCommand(host) {
 				return addGo(host, true)
 			}
-			return tc.addCommand(r, p, "")
+			return tc.AddCommand(r, p, "")
 		}
 		host, inMount := hostPath(p, mounts)
 		if _, err := os.Stat(host); err != nil {
@@ -524,12 +525,12 @@ func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mount
 		if inMount {
 			// The job sees it through its mount; the image holds only
 			// what running it takes.
-			return tc.addNeeds(r, host)
+			return tc.AddNeeds(r, host)
 		}
 		if isGoCommand(host) {
 			return addGo(host, false)
 		}
-		return tc.addProgram(r, host)
+		return tc.AddProgram(r, host)
 	}
 	if err := add(argv0, false); err != nil {
 		return img, err
@@ -539,66 +540,66 @@ func (j *Jobs) image(ctx context.Context, argv0 string, programs []string, mount
 			return img, err
 		}
 	}
-	if r.shell {
-		if err := tc.addShellTools(r); err != nil {
+	if r.Shell {
+		if err := tc.AddShellTools(r); err != nil {
 			return img, err
 		}
 	}
-	if _, err := tc.lookPath("timeout"); err == nil {
-		if err := tc.addCommand(r, "timeout", ""); err != nil {
+	if _, err := tc.LookPath("timeout"); err == nil {
+		if err := tc.AddCommand(r, "timeout", ""); err != nil {
 			return img, err
 		}
 		img.selfKill = true
 	}
-	for _, d := range filepath.SplitList(imagePath) {
+	for _, d := range filepath.SplitList(agentimg.ImagePath) {
 		p := filepath.Join(d, "gcc")
-		if _, ok := r.files[p]; ok {
+		if _, ok := r.Files[p]; ok {
 			img.gcc = true
-		} else if _, ok := r.links[p]; ok {
+		} else if _, ok := r.Links[p]; ok {
 			img.gcc = true
 		}
 	}
 	var binds []mount.Mount
-	for p, host := range r.files {
+	for p, host := range r.Files {
 		if strings.HasPrefix(p, "/tmp/") {
 			binds = append(binds, mount.Mount{Type: mount.TypeBind, Source: host, Target: p, ReadOnly: true})
-			delete(r.files, p)
+			delete(r.Files, p)
 		}
 	}
-	for p := range r.links {
+	for p := range r.Links {
 		if strings.HasPrefix(p, "/tmp/") {
 			target, err := filepath.EvalSymlinks(p)
 			if err != nil {
 				return img, fmt.Errorf("program %s: %w", p, err)
 			}
 			binds = append(binds, mount.Mount{Type: mount.TypeBind, Source: target, Target: p, ReadOnly: true})
-			delete(r.links, p)
+			delete(r.Links, p)
 		}
 	}
-	for p := range r.dirs {
+	for p := range r.Dirs {
 		if strings.HasPrefix(p, "/tmp/") {
-			delete(r.dirs, p)
+			delete(r.Dirs, p)
 		}
 	}
-	for p := range r.data {
+	for p := range r.Data {
 		if strings.HasPrefix(p, "/tmp/") {
-			delete(r.data, p)
+			delete(r.Data, p)
 		}
 	}
 	binds = append(binds, goBinds...)
 	sort.Slice(binds, func(a, b int) bool { return binds[a].Target < binds[b].Target })
-	r.dirs["/tmp"] = true
-	r.data["/etc/passwd"] = []byte("root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/sbin/nologin\n")
-	r.data["/etc/group"] = []byte("root:x:0:\nnogroup:x:65534:\n")
-	ref := "agentnet-job:" + r.key("job")[:16]
-	err := j.d.ensureImage(ctx, ref, func() error {
+	r.Dirs["/tmp"] = true
+	r.Data["/etc/passwd"] = []byte("root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/sbin/nologin\n")
+	r.Data["/etc/group"] = []byte("root:x:0:\nnogroup:x:65534:\n")
+	ref := "agentnet-job:" + r.Key("job")[:16]
+	err := j.d.img.Ensure(ctx, ref, func() error {
 		pr, pw := io.Pipe()
-		go func() { pw.CloseWithError(r.writeTar(pw, "")) }()
+		go func() { pw.CloseWithError(r.WriteTar(pw, "")) }()
 		defer pr.Close()
 		out, err := j.api.ImageImport(ctx, image.ImportSource{Source: pr, SourceName: "-"}, ref, image.ImportOptions{
 			Message: "agentnet job image",
 			Changes: []string{
-				"ENV PATH=" + imagePath,
+				"ENV PATH=" + agentimg.ImagePath,
 				fmt.Sprintf("LABEL %s=true %s=job", LabelManaged, LabelRole),
 			},
 		})
@@ -704,7 +705,7 @@ func (j *Jobs) Listen(ctx context.Context) (net.Listener, error) {
 	if _, err := j.api.Ping(ctx); err != nil {
 		return nil, fmt.Errorf("docker: %w", err)
 	}
-	name := "agentnet-job-" + randomSuffix()
+	name := "agentnet-job-" + agentimg.RandomSuffix()
 	created, err := j.api.NetworkCreate(ctx, name, network.CreateOptions{
 		Driver:   "bridge",
 		Internal: true,
@@ -801,7 +802,7 @@ func (j *Jobs) Close(ctx context.Context) error {
 	sort.Strings(ids)
 	var errs []error
 	for _, id := range ids {
-		if _, err := j.d.removeImage(ctx, id); err != nil {
+		if _, err := j.d.img.Remove(ctx, id); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -880,7 +881,7 @@ func hostPath(p string, mounts []Mount) (string, bool) {
 // jobEnv is the container's environment: env with the container's own
 // PATH, HOME and TMPDIR.
 func jobEnv(env []string) []string {
-	out := []string{"PATH=" + imagePath, "HOME=/tmp", "TMPDIR=/tmp"}
+	out := []string{"PATH=" + agentimg.ImagePath, "HOME=/tmp", "TMPDIR=/tmp"}
 	for _, kv := range env {
 		switch k, _, _ := strings.Cut(kv, "="); k {
 		case "PATH", "HOME", "TMPDIR", "":
@@ -991,7 +992,7 @@ func (j *Jobs) goRoot(ctx context.Context, goBin string) (*goRoot, error) {
 	if g != nil {
 		return g, nil
 	}
-	g, err := findGoRoot(ctx, goBin, j.d.tc.env, os.Getuid() == 0)
+	g, err := findGoRoot(ctx, goBin, j.d.cfg.Env, os.Getuid() == 0)
 	if err != nil {
 		return nil, err
 	}

@@ -8,11 +8,11 @@ import (
 	"github.com/agentnet/agentnet/bundle"
 )
 
-// cardSignaturesVar is the environment variable that hands an agent the
+// CardSignaturesVar is the environment variable that hands an agent the
 // signatures of its card, made here with Config.SignKey: the key itself
 // never reaches the agent's process or container, where the repository's
 // code runs. It is "" when no key is configured.
-func (c Config) cardSignaturesVar(b *bundle.Bundle, url string) (string, error) {
+func (c Config) CardSignaturesVar(b *bundle.Bundle, url string) (string, error) {
 	if c.SignKey == nil {
 		return "", nil
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/bundle"
+	agentimg "github.com/agentnet/agentnet/deploy/image"
 )
 
 func init() { Register("swarm", newSwarm) }
@@ -131,32 +133,32 @@ func (s *swarmRuntime) Up(ctx context.Context, spec Spec) (*Agent, error) {
 // up makes the images and the service; it returns the base image also on
 // failure.
 func (s *swarmRuntime) up(ctx context.Context, spec Spec, b *bundle.Bundle, nodeID string) (_ *Agent, baseRef string, _ error) {
-	baseRef, err := s.d.baseImage(ctx, b)
+	baseRef, err := s.d.img.Base(ctx, b)
 	if err != nil {
 		return nil, "", err
 	}
-	imageRef, bundleInImage, err := s.d.agentImage(ctx, spec.Name, b, baseRef)
+	imageRef, bundleInImage, err := s.d.img.Agent(ctx, spec.Name, b, baseRef)
 	if err != nil {
 		return nil, baseRef, err
 	}
 	ref, err := s.distribute(ctx, imageRef, nodeID)
 	if err != nil {
-		s.d.removeImage(context.WithoutCancel(ctx), imageRef)
+		s.d.img.Remove(context.WithoutCancel(ctx), imageRef)
 		return nil, baseRef, err
 	}
 	gw, err := s.ensureGateway(ctx, nodeID)
 	if err != nil {
-		s.d.removeImage(context.WithoutCancel(ctx), imageRef)
+		s.d.img.Remove(context.WithoutCancel(ctx), imageRef)
 		return nil, baseRef, err
 	}
-	name := sanitize(spec.Name)
+	name := agentimg.Sanitize(spec.Name)
 	url := gw + name + "/"
 	labels := map[string]string{LabelManaged: "true", LabelRole: "agent", LabelAgent: spec.Name, LabelBundle: b.Dir, LabelImage: imageRef}
 	svc := s.agentService(swarmServicePrefix+name, ref, bundleInImage, url, labels)
 	// The card's signatures, made here: the key never reaches the swarm.
-	sigVar, err := s.d.cfg.cardSignaturesVar(b, url)
+	sigVar, err := s.d.cfg.CardSignaturesVar(b, url)
 	if err != nil {
-		s.d.removeImage(context.WithoutCancel(ctx), imageRef)
+		s.d.img.Remove(context.WithoutCancel(ctx), imageRef)
 		return nil, baseRef, err
 	}
 	if sigVar != "" {
@@ -164,14 +166,14 @@ func (s *swarmRuntime) up(ctx context.Context, spec Spec, b *bundle.Bundle, node
 	}
 	created, err := s.api.ServiceCreate(ctx, svc, swarm.ServiceCreateOptions{})
 	if err != nil {
-		s.d.removeImage(context.WithoutCancel(ctx), imageRef)
+		s.d.img.Remove(context.WithoutCancel(ctx), imageRef)
 		return nil, baseRef, fmt.Errorf("create service: %w", err)
 	}
 	a := &Agent{Name: spec.Name, URL: url, Runtime: s.Name(), Bundle: b.Dir, ID: created.ID,
 		Log: "docker service logs " + svc.Name, Started: time.Now().UTC()}
 	if err := s.waitReady(ctx, a); err != nil {
 		s.removeService(context.WithoutCancel(ctx), a.ID)
-		s.d.removeImage(context.WithoutCancel(ctx), imageRef)
+		s.d.img.Remove(context.WithoutCancel(ctx), imageRef)
 		return nil, baseRef, err
 	}
 	return a, baseRef, nil
@@ -192,12 +194,12 @@ func (s *swarmRuntime) agentService(name, ref, bundleInImage, url string, labels
 			ContainerSpec: &swarm.ContainerSpec{
 				Image:   ref,
 				Labels:  labels,
-				Command: []string{agentnetInImage},
+				Command: []string{agentimg.AgentnetInImage},
 				Args: []string{"serve", bundleInImage, "--addr", "0.0.0.0:" + dockerPort, "--url", url,
 					"--allow-host", "127.0.0.1:" + dockerPort, "--allow-host", name + ":" + dockerPort, "--verbose",
 					// files inline: a URL on the gateway's loopback port does not reach another container
 					"--inline-file-max", "-1"},
-				Env:            []string{"PATH=" + imagePath, "HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
+				Env:            []string{"PATH=" + agentimg.ImagePath, "HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
 				User:           dockerUser,
 				Dir:            bundleInImage,
 				ReadOnly:       true,
@@ -209,7 +211,7 @@ func (s *swarmRuntime) agentService(name, ref, bundleInImage, url string, labels
 				Mounts: []mount.Mount{{Type: mount.TypeTmpfs, Target: "/tmp",
 					TmpfsOptions: &mount.TmpfsOptions{SizeBytes: 256 << 20, Mode: 0o1777}}},
 				Healthcheck: &container.HealthConfig{
-					Test:        []string{"CMD", agentnetInImage, "fleet", "probe", local},
+					Test:        []string{"CMD", agentimg.AgentnetInImage, "fleet", "probe", local},
 					Interval:    3 * time.Second,
 					Timeout:     3 * time.Second,
 					StartPeriod: 30 * time.Second,
@@ -320,7 +322,7 @@ func (s *swarmRuntime) Down(ctx context.Context, a *Agent) error {
 			return fmt.Errorf("down %s: untag %s: %w", a.Name, ref, err)
 		}
 	}
-	base, err := s.d.removeImage(ctx, svc.Spec.Labels[LabelImage])
+	base, err := s.d.img.Remove(ctx, svc.Spec.Labels[LabelImage])
 	if err != nil {
 		return fmt.Errorf("down %s: %w", a.Name, err)
 	}
@@ -366,7 +368,7 @@ func (s *swarmRuntime) removeShared(ctx context.Context, bases ...string) {
 	defer unlock()
 	for _, b := range bases {
 		if b != "" {
-			s.d.removeImage(ctx, b) // one an agent image still uses stays
+			s.d.img.Remove(ctx, b) // one an agent image still uses stays
 		}
 	}
 	agents, err := s.api.ServiceList(ctx, swarm.ServiceListOptions{Filters: filters.NewArgs(
@@ -474,7 +476,7 @@ func (s *swarmRuntime) distribute(ctx context.Context, ref, nodeID string) (stri
 		}
 		out, err := s.api.ImagePush(ctx, remote, image.PushOptions{RegistryAuth: "e30="}) // "{}": no credentials
 		if err == nil {
-			err = readProgress(out)
+			err = agentimg.ReadProgress(out)
 			out.Close()
 		}
 		if err != nil {
@@ -548,7 +550,7 @@ func copyImage(ctx context.Context, from, to *client.Client, ref string) error {
 		return err
 	}
 	defer resp.Body.Close()
-	return readProgress(resp.Body)
+	return agentimg.ReadProgress(resp.Body)
 }
 
 // ensureGateway returns the gateway's base URL ("http://127.0.0.1:PORT/"),
@@ -600,7 +602,7 @@ func (s *swarmRuntime) ensureGateway(ctx context.Context, nodeID string) (string
 		Annotations: swarm.Annotations{Name: SwarmGateway, Labels: labels},
 		TaskTemplate: swarm.TaskSpec{
 			ContainerSpec: &swarm.ContainerSpec{
-				Image: ref, Labels: labels, Command: []string{agentnetInImage},
+				Image: ref, Labels: labels, Command: []string{agentimg.AgentnetInImage},
 				Args: []string{"fleet", "gateway", "--addr", "0.0.0.0:" + dockerPort},
 				User: dockerUser, ReadOnly: true, Init: ptr(true), CapabilityDrop: []string{"ALL"},
 				Privileges: &swarm.Privileges{NoNewPrivileges: true},
@@ -661,16 +663,16 @@ func (s *swarmRuntime) waitGateway(ctx context.Context, url string) error {
 // gatewayImage is an image holding only agentnet, made available on
 // every node.
 func (s *swarmRuntime) gatewayImage(ctx context.Context, nodeID string) (string, error) {
-	r := newRootfs()
-	if err := s.d.tc.addAgentnet(r, s.d.cfg.Self); err != nil {
+	r := agentimg.NewRootfs()
+	if err := s.d.img.Tools.AddAgentnet(r, s.d.cfg.Self); err != nil {
 		return "", err
 	}
-	r.dirs["/tmp"] = true
-	r.data["/etc/passwd"] = []byte("root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/sbin/nologin\n")
-	ref := "agentnet-gateway:" + r.key()[:16]
-	err := s.d.ensureImage(ctx, ref, func() error {
+	r.Dirs["/tmp"] = true
+	r.Data["/etc/passwd"] = []byte("root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/sbin/nologin\n")
+	ref := "agentnet-gateway:" + r.Key()[:16]
+	err := s.d.img.Ensure(ctx, ref, func() error {
 		pr, pw := io.Pipe()
-		go func() { pw.CloseWithError(r.writeTar(pw, "")) }()
+		go func() { pw.CloseWithError(r.WriteTar(pw, "")) }()
 		defer pr.Close()
 		out, err := s.api.ImageImport(ctx, image.ImportSource{Source: pr, SourceName: "-"}, ref, image.ImportOptions{
 			Message: "agentnet gateway image",
@@ -680,7 +682,7 @@ func (s *swarmRuntime) gatewayImage(ctx context.Context, nodeID string) (string,
 			return err
 		}
 		defer out.Close()
-		return readProgress(out)
+		return agentimg.ReadProgress(out)
 	})
 	if err != nil {
 		return "", fmt.Errorf("build the gateway image: %w", err)
@@ -709,4 +711,14 @@ func (s *swarmRuntime) ensureOverlay(ctx context.Context, name string, internal 
 		return fmt.Errorf("create network %s: %w", name, err)
 	}
 	return nil
+}
+
+// freePort finds a port free on this machine's loopback interface.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/docker/docker/api/types/swarm"
 	"github.com/docker/docker/pkg/stdcopy"
 
+	agentimg "github.com/agentnet/agentnet/deploy/image"
 	"github.com/agentnet/agentnet/internal/proc"
 )
 
@@ -45,7 +46,7 @@ func NewSwarmJobs(cfg Config) (*Jobs, error) {
 // network for a swarm one.
 func BesideURLOf(a *Agent) string {
 	if a != nil && a.Runtime == "swarm" {
-		return "http://" + swarmServicePrefix + sanitize(a.Name) + ":" + dockerPort + "/"
+		return "http://" + swarmServicePrefix + agentimg.Sanitize(a.Name) + ":" + dockerPort + "/"
 	}
 	return BesideURL()
 }
@@ -169,7 +170,7 @@ func jobService(p *jobPlan, nodeID string) swarm.ServiceSpec {
 		nets = []swarm.NetworkAttachmentConfig{{Target: SwarmNetwork}}
 	}
 	return swarm.ServiceSpec{
-		Annotations: swarm.Annotations{Name: "agentnet-job-" + sanitize(p.jobName) + "-" + randomSuffix(), Labels: p.cfg.Labels},
+		Annotations: swarm.Annotations{Name: "agentnet-job-" + agentimg.Sanitize(p.jobName) + "-" + agentimg.RandomSuffix(), Labels: p.cfg.Labels},
 		TaskTemplate: swarm.TaskSpec{
 			ContainerSpec: &swarm.ContainerSpec{
 				Image: p.cfg.Image, Labels: p.cfg.Labels, Command: p.cfg.Cmd, Env: p.cfg.Env, User: p.cfg.User,

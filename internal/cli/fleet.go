@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/deploy"
+	_ "github.com/agentnet/agentnet/deploy/runtimes" // every runtime, for deploy.Open
 	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/internal/fetchpolicy"
 	"github.com/agentnet/agentnet/registry"

@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package deploy
+package process
 
 import "syscall"
 

@@ -1,4 +1,4 @@
-package deploy
+package image
 
 import (
 	"archive/tar"
@@ -25,13 +25,13 @@ import (
 // that images cached under an older key are not reused.
 const rootfsVersion = "2"
 
-// imagePath is the PATH inside agent containers. Programs named by a bare
+// ImagePath is the PATH inside agent containers. Programs named by a bare
 // name in a bundle get a link in /usr/local/bin when the host found them
 // elsewhere.
-const imagePath = "/usr/local/bin:/usr/bin:/bin"
+const ImagePath = "/usr/local/bin:/usr/bin:/bin"
 
-// agentnetInImage is where the agentnet executable lives in the image.
-const agentnetInImage = "/usr/local/bin/agentnet"
+// AgentnetInImage is where the agentnet executable lives in the image.
+const AgentnetInImage = "/usr/local/bin/agentnet"
 
 // posixTools are copied along with any POSIX shell a bundle runs, since shell
 // scripts lean on them; those missing on the host are left out.
@@ -52,7 +52,7 @@ var pythonSkip = map[string]bool{
 	"lib2to3": true, "pydoc_data": true, "site-packages": true, "dist-packages": true,
 }
 
-// toolchain discovers, on the host, the files the programs of a bundle need
+// Toolchain discovers, on the host, the files the programs of a bundle need
 // to run in a container whose root file system holds nothing else: each
 // program, the interpreter its shebang names, the shared libraries ldd lists
 // for every ELF file, a Python's standard library and the third-party
@@ -60,9 +60,9 @@ var pythonSkip = map[string]bool{
 // Files keep their host paths in the image, so that dynamic loaders,
 // shebangs and interpreters' compiled-in prefixes find what they expect.
 //
-// A toolchain is safe for concurrent use; it caches what it learned about
+// A Toolchain is safe for concurrent use; it caches what it learned about
 // each host file for the runtime's lifetime.
-type toolchain struct {
+type Toolchain struct {
 	path string // PATH used to look up bare program names (the agents' environment)
 	env  []string
 
@@ -77,43 +77,44 @@ type pythonInfo struct {
 	sites      []string // site-packages (dist-packages) directories, in sys.path order
 }
 
-func newToolchain(env []string) *toolchain {
+func NewToolchain(env []string) *Toolchain {
 	path := "/usr/local/bin:/usr/bin:/bin"
 	for _, kv := range env {
 		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
 			path = v
 		}
 	}
-	return &toolchain{path: path, env: env, ldd: map[string][]string{}, python: map[string]*pythonInfo{}}
+	return &Toolchain{path: path, env: env, ldd: map[string][]string{}, python: map[string]*pythonInfo{}}
 }
 
-// rootfs is a file tree to be written as a tar archive: image paths mapped to
+// Rootfs is a file tree to be written as a tar archive: image paths mapped to
 // host files, symbolic links and generated contents.
-type rootfs struct {
-	files map[string]string // image path → host file
-	links map[string]string // image path → link target
-	data  map[string][]byte // image path → contents
-	dirs  map[string]bool   // image paths of directories that must exist even when empty
-	shell bool              // a POSIX shell is in; its tools follow
+type Rootfs struct {
+	Files map[string]string // image path → host file
+	Links map[string]string // image path → link target
+	Data  map[string][]byte // image path → contents
+	Dirs  map[string]bool   // image paths of directories that must exist even when empty
+	Shell bool              // a POSIX shell is in; its tools follow
 	// pythons are the Python interpreters in the image (real executables);
 	// the third-party packages the bundle imports follow from their site
 	// directories (addPythonPackages).
 	pythons map[string]*pythonInfo
 }
 
-func newRootfs() *rootfs {
-	return &rootfs{files: map[string]string{}, links: map[string]string{}, data: map[string][]byte{}, dirs: map[string]bool{},
+// NewRootfs returns an empty file tree.
+func NewRootfs() *Rootfs {
+	return &Rootfs{Files: map[string]string{}, Links: map[string]string{}, Data: map[string][]byte{}, Dirs: map[string]bool{},
 		pythons: map[string]*pythonInfo{}}
 }
 
 // addPath adds the host file p at its own path, with every symbolic link on
 // the way to it (a merged /usr makes /lib64 a link, for one) and, for a
 // directory, everything below it except what skip rejects.
-func (r *rootfs) addPath(p string, skip func(rel string) bool) error {
+func (r *Rootfs) addPath(p string, skip func(rel string) bool) error {
 	return r.addPathDepth(filepath.Clean(p), skip, 0)
 }
 
-func (r *rootfs) addPathDepth(p string, skip func(string) bool, depth int) error {
+func (r *Rootfs) addPathDepth(p string, skip func(string) bool, depth int) error {
 	if depth > 40 {
 		return fmt.Errorf("add %s: too many levels of symbolic links", p)
 	}
@@ -130,7 +131,7 @@ func (r *rootfs) addPathDepth(p string, skip func(string) bool, depth int) error
 			if err != nil {
 				return fmt.Errorf("add %s: %w", p, err)
 			}
-			r.links[cur] = target
+			r.Links[cur] = target
 			if !filepath.IsAbs(target) {
 				target = filepath.Join(filepath.Dir(cur), target)
 			}
@@ -143,7 +144,7 @@ func (r *rootfs) addPathDepth(p string, skip func(string) bool, depth int) error
 		case fi.IsDir():
 			return r.addTree(cur, cur, skip)
 		case fi.Mode().IsRegular():
-			r.files[cur] = cur
+			r.Files[cur] = cur
 		}
 	}
 	return nil
@@ -153,7 +154,7 @@ func (r *rootfs) addPathDepth(p string, skip func(string) bool, depth int) error
 // within (which is copied on its own) and adds the first target outside it
 // at its host path, with the links on the way: a venv's bin/python leads
 // to the interpreter it was made from.
-func (r *rootfs) addLinkChain(p, within string) error {
+func (r *Rootfs) addLinkChain(p, within string) error {
 	for range 40 {
 		fi, err := os.Lstat(p)
 		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
@@ -175,8 +176,8 @@ func (r *rootfs) addLinkChain(p, within string) error {
 }
 
 // addTree adds the directory hostDir at image path imageDir.
-func (r *rootfs) addTree(hostDir, imageDir string, skip func(rel string) bool) error {
-	r.dirs[imageDir] = true
+func (r *Rootfs) addTree(hostDir, imageDir string, skip func(rel string) bool) error {
+	r.Dirs[imageDir] = true
 	return filepath.WalkDir(hostDir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -194,34 +195,34 @@ func (r *rootfs) addTree(hostDir, imageDir string, skip func(rel string) bool) e
 		dst := filepath.Join(imageDir, rel)
 		switch {
 		case d.IsDir():
-			r.dirs[dst] = true
+			r.Dirs[dst] = true
 		case d.Type()&fs.ModeSymlink != 0:
 			target, err := os.Readlink(p)
 			if err != nil {
 				return err
 			}
-			r.links[dst] = target
+			r.Links[dst] = target
 		case d.Type().IsRegular():
-			r.files[dst] = p
+			r.Files[dst] = p
 		}
 		return nil
 	})
 }
 
-// addAgentnet adds the agentnet executable self at agentnetInImage, with the
+// AddAgentnet adds the agentnet executable self at AgentnetInImage, with the
 // shared libraries it loads when it is not static.
-func (tc *toolchain) addAgentnet(r *rootfs, self string) error {
+func (tc *Toolchain) AddAgentnet(r *Rootfs, self string) error {
 	real, err := filepath.EvalSymlinks(self)
 	if err != nil {
 		return fmt.Errorf("agentnet executable: %w", err)
 	}
-	r.files[agentnetInImage] = real
-	return tc.addLibs(r, real)
+	r.Files[AgentnetInImage] = real
+	return tc.AddLibs(r, real)
 }
 
-// addCommand adds the program argv0 of a bundle command (already expanded):
+// AddCommand adds the program argv0 of a bundle command (already expanded):
 // a bare name looked up on the agents' PATH, or a path.
-func (tc *toolchain) addCommand(r *rootfs, argv0, repoDir string) error {
+func (tc *Toolchain) AddCommand(r *Rootfs, argv0, repoDir string) error {
 	if !filepath.IsAbs(argv0) && strings.ContainsRune(argv0, '/') {
 		// A relative path names a program in the repo.
 		argv0 = filepath.Join(repoDir, argv0)
@@ -230,11 +231,11 @@ func (tc *toolchain) addCommand(r *rootfs, argv0, repoDir string) error {
 		if repoDir != "" && strings.HasPrefix(argv0, repoDir+"/") {
 			// The repo is copied with the bundle; what its program
 			// needs is not.
-			return tc.addNeeds(r, argv0)
+			return tc.AddNeeds(r, argv0)
 		}
-		return tc.addProgram(r, argv0)
+		return tc.AddProgram(r, argv0)
 	}
-	host, err := tc.lookPath(argv0)
+	host, err := tc.LookPath(argv0)
 	if err != nil {
 		return err
 	}
@@ -245,27 +246,27 @@ func (tc *toolchain) addCommand(r *rootfs, argv0, repoDir string) error {
 		}
 		host = info.executable
 	}
-	if err := tc.addProgram(r, host); err != nil {
+	if err := tc.AddProgram(r, host); err != nil {
 		return err
 	}
 	if link := filepath.Join("/usr/local/bin", argv0); host != link && !onImagePath(host, argv0) {
-		r.links[link] = host
+		r.Links[link] = host
 	}
 	return nil
 }
 
-// addProgram adds the host file p and what running it takes: its shared
+// AddProgram adds the host file p and what running it takes: its shared
 // libraries, or the interpreter of its shebang line; a Python interpreter
 // brings its standard library, a shell its tools.
-func (tc *toolchain) addProgram(r *rootfs, p string) error {
+func (tc *Toolchain) AddProgram(r *Rootfs, p string) error {
 	if err := r.addPath(p, nil); err != nil {
 		return err
 	}
-	return tc.addNeeds(r, p)
+	return tc.AddNeeds(r, p)
 }
 
-// addNeeds adds what running the program p takes, without p itself.
-func (tc *toolchain) addNeeds(r *rootfs, p string) error {
+// AddNeeds adds what running the program p takes, without p itself.
+func (tc *Toolchain) AddNeeds(r *Rootfs, p string) error {
 	real, err := filepath.EvalSymlinks(p)
 	if err != nil {
 		return fmt.Errorf("program %s: %w", p, err)
@@ -282,12 +283,12 @@ func (tc *toolchain) addNeeds(r *rootfs, p string) error {
 				return err
 			}
 		}
-		if err := tc.addLibs(r, dynloadFiles(info.dirs)...); err != nil {
+		if err := tc.AddLibs(r, dynloadFiles(info.dirs)...); err != nil {
 			return err
 		}
 	}
 	if shells[base] || shells[filepath.Base(p)] {
-		r.shell = true
+		r.Shell = true
 	}
 	head, err := readHead(real)
 	if err != nil {
@@ -295,21 +296,21 @@ func (tc *toolchain) addNeeds(r *rootfs, p string) error {
 	}
 	switch {
 	case bytes.HasPrefix(head, []byte("\x7fELF")):
-		return tc.addLibs(r, real)
+		return tc.AddLibs(r, real)
 	case bytes.HasPrefix(head, []byte("#!")):
 		line, _, _ := bytes.Cut(head[2:], []byte("\n"))
 		f := strings.Fields(string(line))
 		if len(f) == 0 {
 			return nil
 		}
-		if err := tc.addProgram(r, f[0]); err != nil {
+		if err := tc.AddProgram(r, f[0]); err != nil {
 			return err
 		}
 		// #!/usr/bin/env NAME [ARGS]: NAME is looked up on PATH.
 		if filepath.Base(f[0]) == "env" {
 			for _, a := range f[1:] {
 				if !strings.HasPrefix(a, "-") {
-					return tc.addCommand(r, a, "")
+					return tc.AddCommand(r, a, "")
 				}
 			}
 		}
@@ -317,22 +318,22 @@ func (tc *toolchain) addNeeds(r *rootfs, p string) error {
 	return nil
 }
 
-// addShellTools adds the POSIX tools found on the host.
-func (tc *toolchain) addShellTools(r *rootfs) error {
+// AddShellTools adds the POSIX tools found on the host.
+func (tc *Toolchain) AddShellTools(r *Rootfs) error {
 	for _, name := range posixTools {
-		if _, err := tc.lookPath(name); err != nil {
+		if _, err := tc.LookPath(name); err != nil {
 			continue
 		}
-		if err := tc.addCommand(r, name, ""); err != nil {
+		if err := tc.AddCommand(r, name, ""); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// addLibs adds the shared libraries (and the dynamic loader) that the ELF
+// AddLibs adds the shared libraries (and the dynamic loader) that the ELF
 // files load, as ldd reports them; static files need nothing.
-func (tc *toolchain) addLibs(r *rootfs, files ...string) error {
+func (tc *Toolchain) AddLibs(r *Rootfs, files ...string) error {
 	var todo []string
 	tc.mu.Lock()
 	for _, f := range files {
@@ -428,7 +429,7 @@ func ldd(files []string) (map[string][]string, error) {
 // pyenv shim) for its real executable, its standard library and its site
 // directories. It runs without the site module, so that no .pth file of
 // the host's runs.
-func (tc *toolchain) pythonInfo(p string) (*pythonInfo, error) {
+func (tc *Toolchain) pythonInfo(p string) (*pythonInfo, error) {
 	tc.mu.Lock()
 	info := tc.python[p]
 	tc.mu.Unlock()
@@ -522,7 +523,7 @@ func isPython(name string) bool {
 }
 
 func onImagePath(host, name string) bool {
-	for _, d := range filepath.SplitList(imagePath) {
+	for _, d := range filepath.SplitList(ImagePath) {
 		if host == filepath.Join(d, name) {
 			return true
 		}
@@ -530,7 +531,7 @@ func onImagePath(host, name string) bool {
 	return false
 }
 
-func (tc *toolchain) lookPath(name string) (string, error) {
+func (tc *Toolchain) LookPath(name string) (string, error) {
 	for _, dir := range filepath.SplitList(tc.path) {
 		if dir == "" || !filepath.IsAbs(dir) {
 			continue
@@ -564,7 +565,7 @@ type entry struct {
 }
 
 // entries lists the tree sorted by path, with every parent directory.
-func (r *rootfs) entries() []entry {
+func (r *Rootfs) entries() []entry {
 	all := map[string]entry{}
 	addDirs := func(p string) {
 		for d := filepath.Dir(p); d != "/" && d != "."; d = filepath.Dir(d) {
@@ -573,19 +574,19 @@ func (r *rootfs) entries() []entry {
 			}
 		}
 	}
-	for d := range r.dirs {
+	for d := range r.Dirs {
 		all[d] = entry{path: d, kind: tar.TypeDir}
 		addDirs(d)
 	}
-	for p, t := range r.links {
+	for p, t := range r.Links {
 		all[p] = entry{path: p, kind: tar.TypeSymlink, link: t}
 		addDirs(p)
 	}
-	for p, h := range r.files {
+	for p, h := range r.Files {
 		all[p] = entry{path: p, kind: tar.TypeReg, host: h}
 		addDirs(p)
 	}
-	for p, d := range r.data {
+	for p, d := range r.Data {
 		all[p] = entry{path: p, kind: tar.TypeReg, data: d}
 		addDirs(p)
 	}
@@ -597,9 +598,9 @@ func (r *rootfs) entries() []entry {
 	return out
 }
 
-// key is a content key of the tree: it changes when any file's path, size,
+// Key is a content key of the tree: it changes when any file's path, size,
 // mode or modification time does.
-func (r *rootfs) key(extra ...string) string {
+func (r *Rootfs) Key(extra ...string) string {
 	h := sha256.New()
 	fmt.Fprintln(h, rootfsVersion)
 	for _, s := range extra {
@@ -620,10 +621,10 @@ func (r *rootfs) key(extra ...string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// writeTar writes the tree as a tar archive, paths relative to prefix ("" for
+// WriteTar writes the tree as a tar archive, paths relative to prefix ("" for
 // a root file system). Files are owned by root and readable by everyone
 // (agents run as an unprivileged user); executables stay executable.
-func (r *rootfs) writeTar(w io.Writer, prefix string) error {
+func (r *Rootfs) WriteTar(w io.Writer, prefix string) error {
 	tw := tar.NewWriter(w)
 	name := func(p string) string {
 		return filepath.Join(prefix, strings.TrimPrefix(p, "/"))

@@ -1,4 +1,4 @@
-package deploy
+package image
 
 import (
 	"bufio"
@@ -91,7 +91,7 @@ func walkPython(roots ...string) (*pyTree, error) {
 // host interpreter its bin/python links to, or for a venv made with copies,
 // the one in pyvenv.cfg's home; and that home directory, which the venv's
 // interpreter reads to find its standard library.
-func (tc *toolchain) addVenv(r *rootfs, dir string) error {
+func (tc *Toolchain) addVenv(r *Rootfs, dir string) error {
 	cfg := readPyvenvCfg(filepath.Join(dir, "pyvenv.cfg"))
 	var py string
 	for _, name := range []string{"python", "python3"} {
@@ -126,7 +126,7 @@ func (tc *toolchain) addVenv(r *rootfs, dir string) error {
 	if err := r.addLinkChain(py, dir); err != nil {
 		return fmt.Errorf("virtual environment %s: %w", dir, err)
 	}
-	if err := tc.addProgram(r, real); err != nil {
+	if err := tc.AddProgram(r, real); err != nil {
 		return fmt.Errorf("virtual environment %s: %w", dir, err)
 	}
 	if home != "" && filepath.IsAbs(home) {
@@ -175,7 +175,7 @@ func readPyvenvCfg(p string) map[string]string {
 // distribution's metadata, and the shared libraries its extension modules
 // load. Nothing is executed: imports are read from the source text, so a
 // conditional import counts too.
-func (tc *toolchain) addPythonPackages(r *rootfs, files []string, argvs ...[]string) error {
+func (tc *Toolchain) addPythonPackages(r *Rootfs, files []string, argvs ...[]string) error {
 	if len(r.pythons) == 0 {
 		return nil
 	}
@@ -257,17 +257,17 @@ func (tc *toolchain) addPythonPackages(r *rootfs, files []string, argvs ...[]str
 // addExtensionLibs adds the shared libraries of extension modules. A module
 // whose library is missing on this machine does not import here either: it
 // is left as it is rather than failing the image.
-func (tc *toolchain) addExtensionLibs(r *rootfs, exts []string) error {
+func (tc *Toolchain) addExtensionLibs(r *Rootfs, exts []string) error {
 	sort.Strings(exts)
 	exts = compact(exts)
 	if len(exts) == 0 {
 		return nil
 	}
-	if err := tc.addLibs(r, exts...); err == nil {
+	if err := tc.AddLibs(r, exts...); err == nil {
 		return nil
 	}
 	for _, e := range exts {
-		_ = tc.addLibs(r, e)
+		_ = tc.AddLibs(r, e)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package deploy
+package process
 
 import (
 	"context"
@@ -16,25 +16,26 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/internal/proc"
 )
 
-func init() { Register("process", newProcess) }
+func init() { deploy.Register("process", newProcess) }
 
 // process runs each agent as "agentnet serve" in a child process on a free
 // loopback port. An attached agent runs in a proc.Group of its own, so Down
 // (or this process's death) ends it and every process it started; a
 // detached one relies on serve's own containment of its skills.
 type process struct {
-	cfg Config
+	cfg deploy.Config
 
 	mu     sync.Mutex
 	groups map[int]*proc.Group // attached agents this value started, by pid
 }
 
-var _ Runtime = (*process)(nil)
+var _ deploy.Runtime = (*process)(nil)
 
-func newProcess(cfg Config) (Runtime, error) {
+func newProcess(cfg deploy.Config) (deploy.Runtime, error) {
 	if cfg.Self == "" {
 		return nil, errors.New("process runtime: no agentnet executable to run agents with")
 	}
@@ -45,7 +46,7 @@ func (p *process) Name() string { return "process" }
 
 // Up starts "agentnet serve BUNDLE --addr 127.0.0.1:PORT" and waits for its
 // card.
-func (p *process) Up(ctx context.Context, spec Spec) (*Agent, error) {
+func (p *process) Up(ctx context.Context, spec deploy.Spec) (*deploy.Agent, error) {
 	bundleDir, err := filepath.Abs(spec.Bundle)
 	if err != nil {
 		return nil, fmt.Errorf("up %s: %w", spec.Name, err)
@@ -65,7 +66,7 @@ func (p *process) Up(ctx context.Context, spec Spec) (*Agent, error) {
 	return nil, lastErr
 }
 
-func (p *process) start(ctx context.Context, spec Spec, bundleDir string) (*Agent, error) {
+func (p *process) start(ctx context.Context, spec deploy.Spec, bundleDir string) (*deploy.Agent, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, fmt.Errorf("up %s: %w", spec.Name, err)
@@ -95,7 +96,7 @@ func (p *process) start(ctx context.Context, spec Spec, bundleDir string) (*Agen
 		if err != nil {
 			return nil, fmt.Errorf("up %s: %w", spec.Name, err)
 		}
-		sigVar, err := p.cfg.cardSignaturesVar(b, url)
+		sigVar, err := p.cfg.CardSignaturesVar(b, url)
 		if err != nil {
 			return nil, fmt.Errorf("up %s: %w", spec.Name, err)
 		}
@@ -128,7 +129,7 @@ func (p *process) start(ctx context.Context, spec Spec, bundleDir string) (*Agen
 			_ = group.Kill()
 		}
 	}
-	a := &Agent{Name: spec.Name, URL: url, Runtime: p.Name(), Bundle: bundleDir, ID: strconv.Itoa(pid), Log: logPath, Started: time.Now().UTC()}
+	a := &deploy.Agent{Name: spec.Name, URL: url, Runtime: p.Name(), Bundle: bundleDir, ID: strconv.Itoa(pid), Log: logPath, Started: time.Now().UTC()}
 
 	deadline := time.NewTimer(p.cfg.ReadyTimeout)
 	defer deadline.Stop()
@@ -147,7 +148,7 @@ func (p *process) start(ctx context.Context, spec Spec, bundleDir string) (*Agen
 			<-exited
 			return nil, fmt.Errorf("up %s: no card at %s within %s%s", spec.Name, url, p.cfg.ReadyTimeout, logTail(logPath))
 		case <-tick.C:
-			if CardAnswers(ctx, url) == nil {
+			if deploy.CardAnswers(ctx, url) == nil {
 				if group != nil {
 					p.mu.Lock()
 					p.groups[pid] = group
@@ -162,7 +163,7 @@ func (p *process) start(ctx context.Context, spec Spec, bundleDir string) (*Agen
 // Down kills the agent's process group: SIGTERM, then SIGKILL after a grace
 // period. An agent this value started attached goes with its whole
 // proc.Group, whatever its skills daemonised.
-func (p *process) Down(ctx context.Context, a *Agent) error {
+func (p *process) Down(ctx context.Context, a *deploy.Agent) error {
 	pid, err := strconv.Atoi(a.ID)
 	if err != nil || pid <= 0 {
 		return fmt.Errorf("down %s: bad process id %q", a.Name, a.ID)
@@ -197,15 +198,15 @@ func (p *process) Down(ctx context.Context, a *Agent) error {
 }
 
 // Health reports whether the agent's card answers.
-func (p *process) Health(ctx context.Context, a *Agent) Health {
-	if err := CardAnswers(ctx, a.URL); err != nil {
+func (p *process) Health(ctx context.Context, a *deploy.Agent) deploy.Health {
+	if err := deploy.CardAnswers(ctx, a.URL); err != nil {
 		detail := err.Error()
 		if pid, _ := strconv.Atoi(a.ID); !alive(pid) {
 			detail = "process gone"
 		}
-		return Health{Detail: detail}
+		return deploy.Health{Detail: detail}
 	}
-	return Health{Up: true}
+	return deploy.Health{Up: true}
 }
 
 // alive reports whether pid runs (a zombie does not count).

@@ -1,4 +1,4 @@
-package deploy
+package image
 
 import (
 	"archive/tar"
@@ -16,8 +16,8 @@ func TestNames(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{"textkit", "textkit"}, {"Text Kit!", "text-kit"}, {"--", "agent"}, {"a/b:c", "a-b-c"},
 	} {
-		if got := sanitize(tc.in); got != tc.want {
-			t.Errorf("sanitize(%q) = %q, want %q", tc.in, got, tc.want)
+		if got := Sanitize(tc.in); got != tc.want {
+			t.Errorf("Sanitize(%q) = %q, want %q", tc.in, got, tc.want)
 		}
 	}
 	for name, want := range map[string]bool{"python": true, "python3": true, "python3.11": true, "pythonx": false, "ipython": false} {
@@ -48,15 +48,15 @@ func TestToolchainShell(t *testing.T) {
 	if err := os.WriteFile(script, []byte("#!/bin/sh\nsort | uniq -c\n"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	tc := newToolchain(os.Environ())
-	r := newRootfs()
-	if err := tc.addCommand(r, "./run", repo); err != nil {
+	tc := NewToolchain(os.Environ())
+	r := NewRootfs()
+	if err := tc.AddCommand(r, "./run", repo); err != nil {
 		t.Fatalf("addCommand(./run) error = %v", err)
 	}
-	if !r.shell {
+	if !r.Shell {
 		t.Fatal("a #!/bin/sh script did not mark the shell")
 	}
-	if err := tc.addShellTools(r); err != nil {
+	if err := tc.AddShellTools(r); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(repo, "data"), []byte("x"), 0o600); err != nil {
@@ -66,7 +66,7 @@ func TestToolchainShell(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := r.writeTar(&buf, ""); err != nil {
+	if err := r.WriteTar(&buf, ""); err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]*tar.Header{}
@@ -188,9 +188,9 @@ func TestPythonPackages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newRootfs()
+	r := NewRootfs()
 	r.pythons["/usr/bin/python3"] = &pythonInfo{executable: "/usr/bin/python3", sites: []string{site1, site2}}
-	tc := newToolchain(os.Environ())
+	tc := NewToolchain(os.Environ())
 	argvs := [][]string{{"python3", "-c", "import zeta; print(zeta)"}, {"python3", "-m", "eta.cli"}}
 	if err := tc.addPythonPackages(r, tree.files, argvs...); err != nil {
 		t.Fatalf("addPythonPackages() error = %v", err)
@@ -201,16 +201,16 @@ func TestPythonPackages(t *testing.T) {
 		"site1/zeta.py", "site1/eta/cli.py",
 		"site1/Alpha-1.0.dist-info/METADATA", "site1/beta-3.0.egg-info/PKG-INFO",
 	} {
-		if _, ok := r.files[filepath.Join(root, want)]; !ok {
+		if _, ok := r.Files[filepath.Join(root, want)]; !ok {
 			t.Errorf("the image lacks %s", want)
 		}
 	}
 	for _, unwanted := range []string{"site1/unused/__init__.py", "site2/alpha/__init__.py", "site1/Unused-2.0.dist-info/RECORD", "site1/setuptools/__init__.py"} {
-		if _, ok := r.files[filepath.Join(root, unwanted)]; ok {
+		if _, ok := r.Files[filepath.Join(root, unwanted)]; ok {
 			t.Errorf("the image holds %s, which nothing imports", unwanted)
 		}
 	}
-	for p := range r.files {
+	for p := range r.Files {
 		if strings.HasPrefix(p, repo) {
 			t.Errorf("the repo's own %s went into the image with the site packages", p)
 		}
@@ -241,8 +241,8 @@ func TestVenvInterpreter(t *testing.T) {
 	if len(tree.venvs) != 1 || tree.venvs[0] != venv {
 		t.Fatalf("walkPython() venvs = %v, want [%s]", tree.venvs, venv)
 	}
-	tc := newToolchain(os.Environ())
-	r := newRootfs()
+	tc := NewToolchain(os.Environ())
+	r := NewRootfs()
 	if err := tc.addVenv(r, venv); err != nil {
 		t.Fatalf("addVenv() error = %v", err)
 	}
@@ -250,14 +250,14 @@ func TestVenvInterpreter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := r.files[real]; !ok {
+	if _, ok := r.Files[real]; !ok {
 		t.Errorf("the image lacks the venv's interpreter %s", real)
 	}
 	if len(r.pythons) != 1 {
 		t.Errorf("pythons = %v, want the venv's interpreter", r.pythons)
 	}
 	cfg := readPyvenvCfg(filepath.Join(venv, "pyvenv.cfg"))
-	if home := cfg["home"]; home == "" || !r.dirs[home] && r.links[home] == "" {
+	if home := cfg["home"]; home == "" || !r.Dirs[home] && r.Links[home] == "" {
 		t.Errorf("the image lacks pyvenv.cfg's home %q", home)
 	}
 	// The first link out of the venv is in the image, as on the host.
@@ -265,10 +265,10 @@ func TestVenvInterpreter(t *testing.T) {
 	for !filepath.IsAbs(target) {
 		target, _ = os.Readlink(filepath.Join(venv, "bin", target))
 	}
-	if fi, err := os.Lstat(target); err == nil && fi.Mode()&os.ModeSymlink != 0 && r.links[target] == "" {
+	if fi, err := os.Lstat(target); err == nil && fi.Mode()&os.ModeSymlink != 0 && r.Links[target] == "" {
 		t.Errorf("the image lacks the link %s the venv's python points to", target)
 	}
-	for p := range r.files {
+	for p := range r.Files {
 		if strings.HasPrefix(p, repo) {
 			t.Errorf("the venv's own %s went into the base image", p)
 		}
