@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"log"
 	"net/http"
@@ -26,80 +25,18 @@ import (
 	ggcrregistry "github.com/google/go-containerregistry/pkg/registry"
 
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/deploytest"
 	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/orchestrator"
 )
 
-var (
-	swarmOnce sync.Once
-	swarmErr  error
-	// swarmMade records that the tests initialised the swarm (and made
-	// docker_gwbridge), so that TestMain leaves it as it found it.
-	swarmMade, gwbridgeMade bool
-	swarmHost               string
-)
-
 // swarmManager makes the machine's engine a swarm manager for the test
-// binary: it initialises a single-node swarm when the engine is in none,
-// which leaveSwarm undoes at the end. An engine that is a worker, or whose
-// swarm is in a state of error, skips the test.
-func swarmManager(t testing.TB, dc *client.Client) {
+// (deploytest.Swarm: shared with every other test using the swarm at the
+// time, in this binary or another, and left by the last of them when the
+// tests made it).
+func swarmManager(t testing.TB, _ *client.Client) {
 	t.Helper()
-	swarmOnce.Do(func() {
-		ctx := context.Background()
-		info, err := dc.Info(ctx)
-		if err != nil {
-			swarmErr = err
-			return
-		}
-		swarmHost = dc.DaemonHost()
-		switch info.Swarm.LocalNodeState {
-		case swarm.LocalNodeStateActive:
-			if !info.Swarm.ControlAvailable {
-				swarmErr = fmt.Errorf("the engine is a swarm worker, not a manager")
-			}
-			return
-		case swarm.LocalNodeStateInactive:
-		default:
-			swarmErr = fmt.Errorf("the engine's swarm state is %q", info.Swarm.LocalNodeState)
-			return
-		}
-		_, err = dc.NetworkInspect(ctx, "docker_gwbridge", network.InspectOptions{})
-		hadBridge := err == nil
-		if _, err := dc.SwarmInit(ctx, swarm.InitRequest{ListenAddr: "127.0.0.1:2377", AdvertiseAddr: "127.0.0.1"}); err != nil {
-			swarmErr = fmt.Errorf("docker swarm init: %w", err)
-			return
-		}
-		swarmMade, gwbridgeMade = true, !hadBridge
-	})
-	if swarmErr != nil {
-		t.Skipf("no swarm to test on: %v", swarmErr)
-	}
-}
-
-// leaveSwarm leaves the swarm the tests initialised, and removes the
-// docker_gwbridge network that came with it.
-func leaveSwarm() {
-	if !swarmMade {
-		return
-	}
-	c, err := client.NewClientWithOpts(client.WithHost(swarmHost), client.WithAPIVersionNegotiation())
-	if err != nil {
-		return
-	}
-	defer c.Close()
-	ctx := context.Background()
-	if err := c.SwarmLeave(ctx, true); err != nil {
-		fmt.Fprintln(os.Stderr, "leave the swarm the tests made:", err)
-	}
-	if gwbridgeMade {
-		for i := 0; i < 50; i++ {
-			if err := c.NetworkRemove(ctx, "docker_gwbridge"); err == nil || strings.Contains(err.Error(), "not found") {
-				break
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	}
+	deploytest.Swarm(t)
 }
 
 // cleanupSwarm removes at the end of the test whatever carries the agent
