@@ -1,12 +1,14 @@
 package host
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"mime"
 	"net/http"
 	"strings"
 
+	"github.com/a2aproject/a2a-go/v2/a2a"
 	a2agrpc "github.com/a2aproject/a2a-go/v2/a2agrpc/v1"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
 	"google.golang.org/grpc"
@@ -42,6 +44,10 @@ func isRESTPath(p string) bool {
 func (h *Host) serveBindings(handler a2asrv.RequestHandler) {
 	rest := a2asrv.NewRESTHandler(handler)
 	for _, p := range restPatterns {
+		if p == "/tasks/" {
+			h.mux.Handle(p, h.finishedSubscribe(rest))
+			continue
+		}
 		h.mux.Handle(p, rest)
 	}
 	maxMsg := int(min(h.cfg.maxBody, math.MaxInt32))
@@ -93,4 +99,36 @@ func (c boundedCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	buf := data.MaterializeToBuffer(mem.DefaultBufferPool())
 	defer buf.Free()
 	return proto.UnmarshalOptions{RecursionLimit: c.limit}.Unmarshal(buf.ReadOnlyData(), m)
+}
+
+// finishedSubscribe answers an HTTP+JSON subscription to a finished task
+// as A2A 1.0 §3.1.6 says — HTTP 400 with UnsupportedOperationError's
+// ErrorInfo — before a2a-go's handler, which streams the task back with
+// 200. (JSON-RPC and gRPC get the same error from finishedTaskGuard.)
+func (h *Host) finishedSubscribe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id, ok := strings.CutSuffix(strings.TrimPrefix(r.URL.Path, "/tasks/"), ":subscribe")
+		if !ok || id == "" || strings.Contains(id, "/") {
+			next.ServeHTTP(w, r)
+			return
+		}
+		st, err := h.store.Get(r.Context(), a2a.TaskID(id))
+		if err != nil || st.Task == nil || !st.Task.Status.State.Terminal() {
+			next.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		json.NewEncoder(w).Encode(map[string]any{"error": map[string]any{
+			"code":    http.StatusBadRequest,
+			"status":  "FAILED_PRECONDITION",
+			"message": fmt.Sprintf("task %s is %s: it has no more updates to subscribe to; get it instead", id, st.Task.Status.State),
+			"details": []any{map[string]any{
+				"@type":    "type.googleapis.com/google.rpc.ErrorInfo",
+				"reason":   a2a.ErrorReason(a2a.ErrUnsupportedOperation),
+				"domain":   a2a.ProtocolDomain,
+				"metadata": map[string]string{"taskId": id},
+			}},
+		}})
+	})
 }

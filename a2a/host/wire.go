@@ -15,7 +15,9 @@ import (
 
 // finishedTaskGuard refuses a message to a task in a terminal state with
 // UnsupportedOperationError (-32004), as A2A 1.0 §3.1.1 requires; a2a-go
-// answers InvalidParams (-32602).
+// answers InvalidParams (-32602). It also refuses SubscribeToTask of a
+// finished task with the same error (A2A 1.0 §3.1.6), where a2a-go streams
+// the task back (HTTP+JSON) or answers NotFound (gRPC).
 type finishedTaskGuard struct {
 	a2asrv.PassthroughCallInterceptor
 	store taskstore.Store
@@ -24,6 +26,15 @@ type finishedTaskGuard struct {
 var _ a2asrv.CallInterceptor = finishedTaskGuard{}
 
 func (g finishedTaskGuard) Before(ctx context.Context, _ *a2asrv.CallContext, req *a2asrv.Request) (context.Context, any, error) {
+	if r, ok := req.Payload.(*a2a.SubscribeToTaskRequest); ok && r.ID != "" {
+		// A finished task has no more events to stream (A2A 1.0 §3.1.6).
+		st, err := g.store.Get(ctx, r.ID)
+		if err != nil || st.Task == nil || !st.Task.Status.State.Terminal() {
+			return ctx, nil, nil
+		}
+		return ctx, nil, a2a.NewError(a2a.ErrUnsupportedOperation,
+			fmt.Sprintf("task %s is %s: it has no more updates to subscribe to; get it instead", r.ID, st.Task.Status.State))
+	}
 	r, ok := req.Payload.(*a2a.SendMessageRequest)
 	if !ok || r.Message == nil || r.Message.TaskID == "" {
 		return ctx, nil, nil
