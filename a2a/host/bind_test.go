@@ -415,12 +415,4 @@ func TestKindTokens(t *testing.T) {
 			t.Errorf("kindTokens(%s %v, %q) = %q, want %q", tc.name, tc.prop, tc.text, got, tc.want)
 		}
 	}
-	for name, want := range map[string][]string{
-		"ignore_file": {"ignore", "file"}, "ignoreFile": {"ignore", "file"}, "--ignore-file": {"ignore", "file"},
-		"version2": {"version"}, "x": {"x"},
-	} {
-		if got := nameWords(name); !slices.Equal(got, want) {
-			t.Errorf("nameWords(%q) = %q, want %q", name, got, want)
-		}
-	}
 }

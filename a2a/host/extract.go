@@ -254,36 +254,6 @@ func tokens(text, seps string) []token {
 	return out
 }
 
-// nameWords splits a parameter name into its lower-case words, leaving
-// out numbers: "ignore_file", "ignoreFile" and "--ignore-file" all give
-// ignore, file; "version2" gives version.
-func nameWords(name string) []string {
-	var words []string
-	var cur []rune
-	prev := rune(0)
-	flush := func() {
-		// A word of digits ("version1", "arg2") tells nothing.
-		if len(cur) > 0 && !unicode.IsDigit(cur[0]) {
-			words = append(words, strings.ToLower(string(cur)))
-		}
-		cur = cur[:0]
-	}
-	for _, r := range name {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush()
-		case unicode.IsUpper(r) && unicode.IsLower(prev), unicode.IsDigit(r) != unicode.IsDigit(prev) && prev != 0:
-			flush()
-			cur = append(cur, r)
-		default:
-			cur = append(cur, r)
-		}
-		prev = r
-	}
-	flush()
-	return words
-}
-
 // says reports whether token t is word w, or a form of it ("ignoring",
 // "configuration" for ignore, config); words shorter than three letters
 // must match whole.
@@ -329,7 +299,7 @@ func bindFiles(sk *bundle.Skill, params []bundle.Param, args map[string]any, fre
 		if _, ok := args[p.Name]; ok || writes(p) {
 			continue
 		}
-		words := nameWords(p.Name)
+		words := vocab.Words(p.Name)
 		// A path parameter is a side file by its role (a setting); a
 		// string one by its name.
 		s := fileSlot{p: p, side: p.IsPath() && p.Role == bundle.RoleSetting || !p.IsPath() && hasAny(words, sideWords())}
@@ -461,7 +431,7 @@ func hasAny(words []string, set map[string]bool) bool {
 // that it takes a file.
 func distinctive(name string) []string {
 	var out []string
-	for _, w := range nameWords(name) {
+	for _, w := range vocab.Words(name) {
 		if !fileWords()[w] {
 			out = append(out, w)
 		}
@@ -586,7 +556,7 @@ func bindNumbers(params []bundle.Param, args map[string]any, text string) {
 	for i, n := range nums {
 		best := 3
 		for _, p := range params {
-			d := nearest(toks, n.at, nameWords(p.Name))
+			d := nearest(toks, n.at, vocab.Words(p.Name))
 			switch {
 			case d == 0:
 			case d < best:
@@ -739,7 +709,7 @@ func kindOf(sk *bundle.Skill, p bundle.Param) *regexp.Regexp {
 	// The name's last word says what it is ("base_url" a URL,
 	// "date_format" not a date), and so may the description's subject
 	// ("Version to check.", "The URL of the page").
-	if words := nameWords(p.Name); len(words) > 0 {
+	if words := vocab.Words(p.Name); len(words) > 0 {
 		if re := kindByWord[words[len(words)-1]]; re != nil {
 			return re.Regexp()
 		}
@@ -951,7 +921,7 @@ func bindOrdinals(params []bundle.Param, args map[string]any, text string) {
 			if _, set := args[p.Name]; set || p.Type != "integer" {
 				continue
 			}
-			named := slices.ContainsFunc(nameWords(p.Name), func(w string) bool { return len(w) > 2 && says(noun, w) })
+			named := slices.ContainsFunc(vocab.Words(p.Name), func(w string) bool { return len(w) > 2 && says(noun, w) })
 			described := indexNames[strings.ToLower(p.Name)] && slices.ContainsFunc(tokens(p.Description, ""), func(t token) bool {
 				return len(t.low) > 2 && says(noun, t.low)
 			})

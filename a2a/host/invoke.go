@@ -24,6 +24,7 @@ import (
 	"github.com/agentnet/agentnet/internal/bm25"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/sniff"
+	"github.com/agentnet/agentnet/internal/vocab"
 )
 
 // request is one skill call, whatever transport it came by.
@@ -599,7 +600,7 @@ func inlineContent(text string) string {
 // textParam reports whether p holds the text to work on, by its name or by
 // its description ("transliterate TEXT instead of FILE").
 func textParam(p bundle.Param) bool {
-	return hasAny(nameWords(p.Name), textWords()) || textInsteadRE.MatchString(p.Description)
+	return hasAny(vocab.Words(p.Name), textWords()) || textInsteadRE.MatchString(p.Description)
 }
 
 var textInsteadRE = lazyregexp.New(`(?i)\b(text|string)s? (instead of|rather than) (a |the )?(file|stdin|standard input)|\bthe (input )?text to\b`)
@@ -629,7 +630,7 @@ func inputPath(sk *bundle.Skill, params []bundle.Param, args map[string]any) str
 		}
 		if positional(sk, p.Name) {
 			pos = append(pos, p.Name)
-		} else if hasAny(nameWords(p.Name), fileWords()) || inputRE.MatchString(p.Description) {
+		} else if hasAny(vocab.Words(p.Name), fileWords()) || inputRE.MatchString(p.Description) {
 			named = append(named, p.Name)
 		}
 	}
@@ -695,7 +696,7 @@ func bindSwitches(sk *bundle.Skill, params []bundle.Param, args map[string]any, 
 			}
 			continue
 		}
-		words := nameWords(p.Name)
+		words := vocab.Words(p.Name)
 		if len(words) == 0 || len(strings.Join(words, "")) < 2 || hasAny(words, metaSwitches()) || words[0] == "no" || words[0] == "not" {
 			continue
 		}
@@ -766,7 +767,7 @@ func bindFormats(sk *bundle.Skill, params []bundle.Param, args map[string]any, t
 		if _, ok := propertyOf(sk, p.Name)["enum"]; ok {
 			continue
 		}
-		words := nameWords(p.Name)
+		words := vocab.Words(p.Name)
 		if hasAny(words, map[string]bool{"date": true, "time": true, "datetime": true, "timestamp": true, "number": true, "log": true}) {
 			continue
 		}
@@ -806,7 +807,7 @@ var formatParamRE = lazyregexp.New(`(?i)^\s*(?:(?:specify|give|set|choose|select
 func bindAssigned(ps []bundle.Param, args map[string]any, text string) {
 	var key string
 	for _, p := range ps {
-		if k, ok := args[p.Name].(string); ok && hasAny(nameWords(p.Name), map[string]bool{"key": true, "name": true, "var": true, "variable": true, "field": true}) {
+		if k, ok := args[p.Name].(string); ok && hasAny(vocab.Words(p.Name), map[string]bool{"key": true, "name": true, "var": true, "variable": true, "field": true}) {
 			key = k
 		}
 	}
@@ -814,7 +815,7 @@ func bindAssigned(ps []bundle.Param, args map[string]any, text string) {
 		return
 	}
 	for _, p := range ps {
-		if _, ok := args[p.Name]; ok || !hasAny(nameWords(p.Name), map[string]bool{"value": true, "val": true}) {
+		if _, ok := args[p.Name]; ok || !hasAny(vocab.Words(p.Name), map[string]bool{"value": true, "val": true}) {
 			continue
 		}
 		re, err := regexp.Compile(`(?:^|[\s"'])` + regexp.QuoteMeta(key) + `(?:\s*[=:]\s*|\s+(?:to|as|=)\s+)("[^"]*"|'[^']*'|[^\s,;]+)`)
@@ -851,7 +852,7 @@ func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]an
 		if columnNameRE.MatchString(p.Name + " " + p.Description) {
 			continue // a table's column: see pick and headerMention
 		}
-		words := nameWords(p.Name)
+		words := vocab.Words(p.Name)
 		if len(words) == 0 {
 			continue
 		}
