@@ -458,8 +458,8 @@ func paramName(raw string) string {
 var (
 	pathNameRE = lazyregexp.New(`(?i)^(file|files|filename|path|paths|dir|directory|folder|input|inputs|infile|src|source|image|images|img|photo|picture|page|pages|html|csv|tsv|json|yaml|pdf|doc|document|archive|zip|tar|data|dataset|config|template|script|txt|md|markdown|log|logfile|db|database)s?$`)
 	pathExtRE  = lazyregexp.New(`(?i)^[a-z]+\.[a-z0-9]{1,5}$`)
-	// pathLeadRE: a name that opens by saying it is a file ("file containing
-	// PNGs", "path_to_config", "files-to-check").
+	// pathLeadRE: a name that opens by saying it is a file ("file to
+	// scan", "path_to_config", "files-to-check").
 	pathLeadRE = lazyregexp.New(`(?i)^(?:file|filename|path)s?[_\-\s]`)
 	pathHelpRE = lazyregexp.New(`(?i)^(?:(?:an?|the|one|or|more|input|local|[A-Z0-9.,/-]+|text|plain)\s+){0,4}(?:file|files|directory|folder|path|image|document)s?\b`)
 	outNameRE  = lazyregexp.New(`(?i)^(o|out|output|outfile|output[-_]?file|output[-_]?dir|outdir|save|save[-_]to|dest|destination|write|to|target)$`)

@@ -146,7 +146,7 @@ func TestPathParameters(t *testing.T) {
 		{Arg{Name: "input_string", Help: "Text to slugify"}, false},
 		{Arg{Name: "FILE"}, true},
 		{Arg{Name: "doc", Help: "a plain text file to read"}, true},
-		{Arg{Name: "file_containing_pngs", Variadic: true}, true},
+		{Arg{Name: "file_to_scan", Variadic: true}, true},
 		{Arg{Name: "path-to-config"}, true},
 		{Arg{Name: "filesystem_label"}, false},
 	} {
