@@ -42,40 +42,48 @@ func fetchSource(ctx context.Context, repoArg, ref, dst string, env []string, lo
 func clone(ctx context.Context, url, ref, dst string, env []string, log io.Writer) (string, error) {
 	// Git must never stop to ask for a password on a terminal.
 	env = append(append([]string{}, env...), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=", "GCM_INTERACTIVE=never")
-	run := func(args ...string) (*proc.Result, error) {
+	git := func(stdin string, args ...string) ([]byte, error) {
 		fmt.Fprintf(log, "$ git %s\n", strings.Join(args, " "))
-		res := proc.Run(ctx, proc.Spec{Argv: append([]string{"git"}, args...), Env: env, Timeout: CloneTimeout, Stdin: strings.NewReader("")})
+		res := proc.Run(ctx, proc.Spec{Argv: append([]string{"git"}, args...), Env: env, Timeout: CloneTimeout, Stdin: strings.NewReader(stdin)})
 		log.Write(res.Stderr)
-		return res, res.Err
+		return res.Stdout, res.Err
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return "", fmt.Errorf("clone %s: %w", url, err)
 	}
-	args := []string{"clone", "--quiet", "--no-tags"}
+	// The work tree is checked out below, at the ref, so that a copy
+	// lacking some files' contents still yields the rest.
+	args := []string{"clone", "--quiet", "--no-tags", "--no-checkout"}
 	if ref == "" {
 		args = append(args, "--depth", "1")
 	}
-	if _, err := run(append(args, "--", url, dst)...); err != nil {
+	if _, err := git("", append(args, "--", url, dst)...); err != nil {
 		return "", fmt.Errorf("clone %s: %w", url, err)
 	}
-	if ref != "" {
-		if _, err := run("-C", dst, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", ref); err != nil {
-			// A tag not fetched by --no-tags.
-			if _, ferr := run("-C", dst, "fetch", "--quiet", "origin", "tag", ref, "--no-tags"); ferr != nil {
-				return "", fmt.Errorf("checkout %s of %s: %w", ref, url, err)
-			}
-			if _, err := run("-C", dst, "-c", "advice.detachedHead=false", "checkout", "--quiet", "--detach", ref); err != nil {
-				return "", fmt.Errorf("checkout %s of %s: %w", ref, url, err)
-			}
-		}
+	want := ref
+	if want == "" {
+		want = "HEAD"
 	}
-	res, err := run("-C", dst, "rev-parse", "HEAD")
+	absent, err := checkoutPinned(git, dst, want)
+	if err != nil && ref != "" {
+		// A tag not fetched by --no-tags.
+		if _, ferr := git("", "-C", dst, "fetch", "--quiet", "origin", "tag", ref, "--no-tags"); ferr != nil {
+			return "", fmt.Errorf("checkout %s of %s: %w", ref, url, err)
+		}
+		absent, err = checkoutPinned(git, dst, ref)
+	}
+	if err != nil {
+		return "", fmt.Errorf("checkout %s of %s: %w", want, url, err)
+	}
+	for _, p := range absent {
+		fmt.Fprintf(log, "# left out: %s: the copy of the repository lacks its contents\n", p)
+	}
+	out, err := git("", "-C", dst, "rev-parse", "HEAD")
 	if err != nil {
 		return "", fmt.Errorf("clone %s: %w", url, err)
 	}
-	commit := strings.TrimSpace(string(res.Stdout))
 	if ref == "" {
-		ref = commit
+		ref = strings.TrimSpace(string(out))
 	}
 	return ref, nil
 }
