@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -114,7 +115,7 @@ var errKilled = &failure{msg: "canceled"}
 // are *failure for the caller's eyes; anything else is an internal error.
 func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) (*outcome, error) {
 	work := filepath.Join(h.workRoot, safeName(req.taskID, "task"))
-	if err := os.MkdirAll(work, 0o755); err != nil {
+	if err := mkdirUnder(work); err != nil {
 		req.dropSpooled()
 		return nil, fmt.Errorf("work directory: %w", err)
 	}
@@ -249,6 +250,16 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		out.files = append(out.files, outFile{name: name, mediaType: mediaTypeOf(name, data), data: data, size: int64(len(data))})
 	}
 	return out, nil
+}
+
+// mkdirUnder makes dir, whose parent normally exists (the work root): one
+// system call where os.MkdirAll takes two.
+func mkdirUnder(dir string) error {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) {
+		return os.MkdirAll(dir, 0o755)
+	}
+	return err
 }
 
 func tail(stderr []byte) string {

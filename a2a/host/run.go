@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"slices"
 	"sync"
@@ -43,42 +44,49 @@ func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (
 	if len(spec.argv) == 0 {
 		return nil, errors.New("empty argv")
 	}
-	ctx, cancel := context.WithTimeout(ctx, spec.timeout)
-	defer cancel()
-	var killedMu sync.Mutex
-	killed := false
-	cmd := exec.CommandContext(ctx, spec.argv[0], spec.argv[1:]...)
+	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
 	cmd.Dir = spec.dir
 	cmd.Env = spec.env
 	stdout := &headBuffer{max: spec.maxOutput}
 	stderr := &tailBuffer{max: stderrTail}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Stdin = spec.stdin
+	if f := devNull(); spec.stdin == nil && f != nil {
+		cmd.Stdin = f // not opened anew for every run
+	}
 	// The group holds every process the skill starts, daemonised or not;
 	// none outlives the task.
 	group := proc.NewGroup()
 	defer group.Kill()
-	cmd.Cancel = group.Kill
 	// Grandchildren may hold the output pipes open after the child exits.
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
 	if err := group.Start(cmd); err != nil {
 		return nil, fmt.Errorf("start %s: %w", spec.argv[0], err)
 	}
-	register(func() {
-		killedMu.Lock()
-		killed = true
-		killedMu.Unlock()
-		cancel()
-	})
+	// The kill, the timeout and the caller's context stop the group, as
+	// exec.CommandContext would, without a goroutine waiting on each.
+	var mu sync.Mutex
+	var killed, timedOut bool
+	stop := func(byKill, byTimeout bool) func() {
+		return func() {
+			mu.Lock()
+			killed, timedOut = killed || byKill, timedOut || byTimeout
+			mu.Unlock()
+			_ = group.Kill()
+		}
+	}
+	timer := time.AfterFunc(spec.timeout, stop(false, true))
+	defer timer.Stop()
+	defer context.AfterFunc(ctx, stop(false, false))()
+	register(stop(true, false))
 	err := cmd.Wait()
 	// Whatever the skill left running goes with it.
 	_ = group.Kill()
 	res := &runResult{stdout: stdout.buf, truncated: stdout.truncated, stderr: stderr.buf, elapsed: time.Since(start)}
-	killedMu.Lock()
-	res.killed = killed
-	killedMu.Unlock()
-	res.timedOut = !res.killed && errors.Is(ctx.Err(), context.DeadlineExceeded)
+	mu.Lock()
+	res.killed, res.timedOut = killed, timedOut && !killed
+	mu.Unlock()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
@@ -145,6 +153,16 @@ func (b *headBuffer) ReadFrom(r io.Reader) (int64, error) {
 		}
 	}
 }
+
+// devNull is the null device, open for reading for as long as this process
+// runs: the standard input of every skill that reads none.
+var devNull = sync.OnceValue(func() *os.File {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil // exec opens it itself
+	}
+	return f
+})
 
 func eofNil(err error) error {
 	if err == io.EOF {
