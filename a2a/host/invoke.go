@@ -122,7 +122,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	if !h.cfg.keepWork {
 		defer os.RemoveAll(work)
 	}
-	saved, err := saveFiles(work, req.files, h.fetchInto(ctx, req))
+	saved, sums, err := saveFiles(work, req.files, h.fetchInto(ctx, req))
 	if err != nil {
 		req.dropSpooled()
 		return nil, err
@@ -163,17 +163,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	}
 	// Every file in the work directory before the run — the attached
 	// files and those made of the message's text — is an input.
-	before := map[string][sha256.Size]byte{}
-	_ = filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return nil
-		}
-		if sum, err := fileSum(p); err == nil {
-			rel, _ := filepath.Rel(work, p)
-			before[filepath.ToSlash(rel)] = sum
-		}
-		return nil
-	})
+	before := snapshot(work, sums)
 	release, err := h.acquire(ctx, progress)
 	if err != nil {
 		return nil, err
@@ -317,8 +307,11 @@ func safeName(name, fallback string) string {
 
 // saveFiles writes the message's files into the work directory under safe,
 // distinct names and returns those names.
-func saveFiles(work string, files []inFile, fetch func(url, dest string) error) ([]string, error) {
+// saveFiles writes a request's files into the work directory and returns
+// their names, and the SHA-256 of those it hashed as it wrote them.
+func saveFiles(work string, files []inFile, fetch func(url, dest string) ([sha256.Size]byte, error)) ([]string, map[string][sha256.Size]byte, error) {
 	var names []string
+	sums := map[string][sha256.Size]byte{}
 	taken := map[string]bool{}
 	for i, f := range files {
 		fallback := fmt.Sprintf("input-%d%s", i+1, extFor(f.mediaType))
@@ -330,18 +323,22 @@ func saveFiles(work string, files []inFile, fetch func(url, dest string) error) 
 		taken[name] = true
 		dest := filepath.Join(work, name)
 		if f.url != "" {
-			if err := fetch(f.url, dest); err != nil {
-				return nil, err
+			sum, err := fetch(f.url, dest)
+			if err != nil {
+				return nil, nil, err
 			}
-			names = append(names, name)
+			names, sums[name] = append(names, name), sum
 			continue
 		}
 		if err := saveFile(dest, f); err != nil {
-			return nil, fmt.Errorf("save input file %q: %w", name, err)
+			return nil, nil, fmt.Errorf("save input file %q: %w", name, err)
+		}
+		if f.spooled == "" {
+			sums[name] = sha256.Sum256(f.data)
 		}
 		names = append(names, name)
 	}
-	return names, nil
+	return names, sums, nil
 }
 
 // saveFile writes one attached file: its spooled bytes are moved, not
@@ -416,7 +413,7 @@ func coerce(params []bundle.Param, args map[string]any) {
 // collect returns the files the run left in the work directory that were
 // not inputs, or were inputs it changed (a formatter or editor working in
 // place), and match the skill's outputs globs when it declares any.
-func collect(work string, globs []string, inputs map[string][sha256.Size]byte) ([]outFile, error) {
+func collect(work string, globs []string, before inputs) ([]outFile, error) {
 	var out []outFile
 	err := filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !d.Type().IsRegular() {
@@ -424,7 +421,7 @@ func collect(work string, globs []string, inputs map[string][sha256.Size]byte) (
 		}
 		rel, _ := filepath.Rel(work, p)
 		rel = filepath.ToSlash(rel)
-		sum, input := inputs[rel]
+		_, input := before[rel]
 		if !input && !matches(globs, rel) {
 			return nil
 		}
@@ -435,10 +432,8 @@ func collect(work string, globs []string, inputs map[string][sha256.Size]byte) (
 		if err != nil {
 			return nil
 		}
-		if input {
-			if now, err := fileSum(p); err != nil || now == sum {
-				return nil
-			}
+		if input && before.unchanged(rel, p, info) {
+			return nil
 		}
 		out = append(out, outFile{name: rel, mediaType: mediaTypeOfFile(rel, p), path: p, size: info.Size()})
 		return nil
