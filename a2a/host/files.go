@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -335,9 +334,9 @@ func (f *fileFetcher) check(raw, vouch string) string {
 var errTooLarge = errors.New("too large")
 
 // get fetches raw into a new file at dest, at most limit bytes, and returns
-// its size and SHA-256. The bytes go to disk as they arrive, hashed on the
-// way.
-func (f *fileFetcher) get(ctx context.Context, raw, dest string, limit int64) (n int64, sum [sha256.Size]byte, err error) {
+// its size and content sum. The bytes go to disk as they arrive, hashed on
+// the way.
+func (f *fileFetcher) get(ctx context.Context, raw, dest string, limit int64) (n int64, sum contentSum, err error) {
 	if why := valid(raw); why != "" { // the fetch list was checked as the message came (messageLimits)
 		return 0, sum, errors.New(why)
 	}
@@ -365,7 +364,7 @@ func (f *fileFetcher) get(ctx context.Context, raw, dest string, limit int64) (n
 	if err != nil {
 		return 0, sum, err
 	}
-	h := sha256.New()
+	h := newContentHash()
 	n, err = io.Copy(io.MultiWriter(out, h), io.LimitReader(resp.Body, limit+1))
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -377,24 +376,7 @@ func (f *fileFetcher) get(ctx context.Context, raw, dest string, limit int64) (n
 		os.Remove(dest)
 		return 0, sum, err
 	}
-	h.Sum(sum[:0])
-	return n, sum, nil
-}
-
-// fileSum returns the SHA-256 of the file at p, read in small pieces.
-func fileSum(p string) ([sha256.Size]byte, error) {
-	var sum [sha256.Size]byte
-	f, err := os.Open(p)
-	if err != nil {
-		return sum, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return sum, err
-	}
-	copy(sum[:], h.Sum(nil))
-	return sum, nil
+	return n, contentSum(h.Sum64()), nil
 }
 
 // filePart is the A2A part of an output file: its URL when it is served
@@ -409,7 +391,7 @@ func filePart(f outFile) *a2a.Part {
 // fetchInto returns the function saveFiles fetches a request's files by URL
 // with: each into its file in the work directory, all of them together
 // held to WithMaxFileBytes less the bytes the message brought inline.
-func (h *Host) fetchInto(ctx context.Context, req *request) func(raw, dest string) ([sha256.Size]byte, error) {
+func (h *Host) fetchInto(ctx context.Context, req *request) func(raw, dest string) (contentSum, error) {
 	budget := h.cfg.maxFileBytes
 	for _, f := range req.files {
 		budget -= int64(len(f.data))
@@ -419,7 +401,7 @@ func (h *Host) fetchInto(ctx context.Context, req *request) func(raw, dest strin
 			}
 		}
 	}
-	return func(raw, dest string) ([sha256.Size]byte, error) {
+	return func(raw, dest string) (contentSum, error) {
 		n, sum, err := h.fetcher.get(ctx, raw, dest, max(budget, 0))
 		if err != nil {
 			if errors.Is(err, errTooLarge) {

@@ -1,7 +1,6 @@
 package host
 
 import (
-	"crypto/sha256"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -30,11 +29,11 @@ func TestInputsUnchanged(t *testing.T) {
 	same := write("same.txt", "bravo")
 	other := write("other.txt", "charlie")
 	replaced := write("replaced.txt", "delta")
-	in := snapshot(work, map[string][sha256.Size]byte{"kept.txt": sha256.Sum256([]byte("not what the file holds"))})
+	in := snapshot(work, map[string]contentSum{"kept.txt": sumOf([]byte("not what the file holds"))})
 	if len(in) != 4 {
 		t.Fatalf("snapshot has %d files, want 4", len(in))
 	}
-	if in["same.txt"].sum != sha256.Sum256([]byte("bravo")) {
+	if in["same.txt"].sum != sumOf([]byte("bravo")) {
 		t.Errorf("snapshot hashed same.txt wrong")
 	}
 
@@ -75,10 +74,10 @@ func TestFetchSum(t *testing.T) {
 	f := newFileFetcher([]string{srv.URL}, nil, false)
 	dest := filepath.Join(t.TempDir(), "in.txt")
 	n, sum, err := f.get(t.Context(), srv.URL+"/f", dest, 1<<20)
-	if err != nil || n != int64(len(body)) || sum != sha256.Sum256([]byte(body)) {
-		t.Fatalf("get = %d, %x, %v; want %d bytes and their SHA-256", n, sum, err, len(body))
+	if err != nil || n != int64(len(body)) || sum != sumOf([]byte(body)) {
+		t.Fatalf("get = %d, %x, %v; want %d bytes and their sum", n, sum, err, len(body))
 	}
 	if got, _ := fileSum(dest); got != sum {
-		t.Errorf("the file's SHA-256 is %x, get said %x", got, sum)
+		t.Errorf("the file's sum is %x, get said %x", got, sum)
 	}
 }

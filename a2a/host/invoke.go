@@ -3,7 +3,6 @@ package host
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -308,10 +307,10 @@ func safeName(name, fallback string) string {
 // saveFiles writes the message's files into the work directory under safe,
 // distinct names and returns those names.
 // saveFiles writes a request's files into the work directory and returns
-// their names, and the SHA-256 of those it hashed as it wrote them.
-func saveFiles(work string, files []inFile, fetch func(url, dest string) ([sha256.Size]byte, error)) ([]string, map[string][sha256.Size]byte, error) {
+// their names, and the sums of those it hashed as it wrote them.
+func saveFiles(work string, files []inFile, fetch func(url, dest string) (contentSum, error)) ([]string, map[string]contentSum, error) {
 	var names []string
-	sums := map[string][sha256.Size]byte{}
+	sums := map[string]contentSum{}
 	taken := map[string]bool{}
 	for i, f := range files {
 		fallback := fmt.Sprintf("input-%d%s", i+1, extFor(f.mediaType))
@@ -334,7 +333,7 @@ func saveFiles(work string, files []inFile, fetch func(url, dest string) ([sha25
 			return nil, nil, fmt.Errorf("save input file %q: %w", name, err)
 		}
 		if f.spooled == "" {
-			sums[name] = sha256.Sum256(f.data)
+			sums[name] = sumOf(f.data)
 		}
 		names = append(names, name)
 	}
