@@ -59,11 +59,23 @@ func (d *directHandler) SendMessage(ctx context.Context, req *a2a.SendMessageReq
 		return nil, err
 	}
 	if t, ok := res.(*a2a.Task); ok {
-		if _, err := d.h.store.Create(ctx, t); err != nil {
+		if _, err := d.h.store.Create(ctx, t); err != nil { // a copy: the answer is t's to trim
 			return nil, fmt.Errorf("failed to save task state: %w", err)
 		}
+		trimHistory(t, req.Config)
 	}
 	return res, nil
+}
+
+// trimHistory keeps the last HistoryLength messages of the answered task's
+// history when the call asked for at most so many (A2A 1.0: zero asks for
+// none, so that a payload the message brought is not carried back); the
+// stored task keeps them all.
+func trimHistory(t *a2a.Task, cfg *a2a.SendMessageConfig) {
+	if cfg == nil || cfg.HistoryLength == nil || *cfg.HistoryLength < 0 || *cfg.HistoryLength >= len(t.History) {
+		return
+	}
+	t.History = t.History[len(t.History)-*cfg.HistoryLength:]
 }
 
 // takes reports whether the call is one directHandler answers: a blocking

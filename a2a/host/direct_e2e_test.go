@@ -15,7 +15,8 @@ import (
 // written to the store once, as it ended (a2a-go's task manager writes it
 // on every event, deep-copying it twice each time) — and answers the same
 // task a2a-go would: the user's message in its history, the output as an
-// artifact, completed. A stream of the same message still sees every
+// artifact, completed — its history trimmed to historyLength when the call
+// asks (the stored task keeps it). A stream of the same message still sees every
 // state change, and ReturnImmediately still answers before the end.
 func TestBlockingSendStoresOnce(t *testing.T) {
 	t.Parallel()
@@ -38,6 +39,15 @@ func TestBlockingSendStoresOnce(t *testing.T) {
 			again, err := c.GetTask(t.Context(), &a2a.GetTaskRequest{ID: task.ID})
 			if err != nil || again.Status.State != a2a.TaskStateCompleted || artifactText(again) != artifactText(task) {
 				t.Errorf("GetTask = %v, %v; want the completed task", again, err)
+			}
+
+			none := 0
+			short := textMessage("shout without history")
+			short.Config = &a2a.SendMessageConfig{HistoryLength: &none}
+			if brief := send(t, c, short); len(brief.History) != 0 || artifactText(brief) != "SHOUT WITHOUT HISTORY\n" {
+				t.Errorf("historyLength 0: history %d messages, output %q; want none, the output", len(brief.History), artifactText(brief))
+			} else if full, err := c.GetTask(t.Context(), &a2a.GetTaskRequest{ID: brief.ID}); err != nil || len(full.History) != 1 {
+				t.Errorf("GetTask after historyLength 0 = %v, %v; want the stored history", full, err)
 			}
 
 			var states []a2a.TaskState
