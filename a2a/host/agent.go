@@ -41,7 +41,6 @@ func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Se
 		// costs a2a-go deep copies of the task (see BENCHMARKS.md, Hosting),
 		// and the "running skill" status follows at once unless an LLM
 		// chooses, whose wait the heartbeat covers.
-
 		if quiet(ctx) {
 			// A blocking call's client sees the task only as it ends: no
 			// progress, no heartbeat, and so no goroutine to run it in.
@@ -49,45 +48,52 @@ func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Se
 			a.finish(ec, out, err, yield)
 			return
 		}
-		type done struct {
-			out *outcome
-			err error
-		}
-		progress := make(chan string, 4)
-		result := make(chan done, 1)
-		go func() {
-			out, err := a.invoke(ctx, ec, req, func(s string) {
-				select {
-				case progress <- s:
-				default:
-				}
-			})
-			result <- done{out, err}
-		}()
+		a.stream(ctx, ec, req, yield)
+	}
+}
 
-		beat := time.NewTicker(h.cfg.heartbeat)
-		defer beat.Stop()
-		start, status := time.Now(), "working"
-		for {
+// stream runs the request while reporting its progress and a heartbeat as
+// working statuses, then its end; a client that stops listening kills it.
+func (a *agent) stream(ctx context.Context, ec *a2asrv.ExecutorContext, req *request, yield func(a2a.Event, error) bool) {
+	h := a.h
+	type done struct {
+		out *outcome
+		err error
+	}
+	progress := make(chan string, 4)
+	result := make(chan done, 1)
+	go func() {
+		out, err := a.invoke(ctx, ec, req, func(s string) {
 			select {
-			case s := <-progress:
-				status = s
-				if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, s)), nil) {
-					h.kill(string(ec.TaskID))
-					<-result
-					return
-				}
-			case <-beat.C:
-				msg := fmt.Sprintf("%s (%s)", status, time.Since(start).Round(time.Second))
-				if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, msg)), nil) {
-					h.kill(string(ec.TaskID))
-					<-result
-					return
-				}
-			case d := <-result:
-				a.finish(ec, d.out, d.err, yield)
+			case progress <- s:
+			default:
+			}
+		})
+		result <- done{out, err}
+	}()
+
+	beat := time.NewTicker(h.cfg.heartbeat)
+	defer beat.Stop()
+	start, status := time.Now(), "working"
+	for {
+		select {
+		case s := <-progress:
+			status = s
+			if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, s)), nil) {
+				h.kill(string(ec.TaskID))
+				<-result
 				return
 			}
+		case <-beat.C:
+			msg := fmt.Sprintf("%s (%s)", status, time.Since(start).Round(time.Second))
+			if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, msg)), nil) {
+				h.kill(string(ec.TaskID))
+				<-result
+				return
+			}
+		case d := <-result:
+			a.finish(ec, d.out, d.err, yield)
+			return
 		}
 	}
 }

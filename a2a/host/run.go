@@ -66,27 +66,16 @@ func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (
 	}
 	// The kill, the timeout and the caller's context stop the group, as
 	// exec.CommandContext would, without a goroutine waiting on each.
-	var mu sync.Mutex
-	var killed, timedOut bool
-	stop := func(byKill, byTimeout bool) func() {
-		return func() {
-			mu.Lock()
-			killed, timedOut = killed || byKill, timedOut || byTimeout
-			mu.Unlock()
-			_ = group.Kill()
-		}
-	}
-	timer := time.AfterFunc(spec.timeout, stop(false, true))
+	st := &stopper{group: group}
+	timer := time.AfterFunc(spec.timeout, st.stop(false, true))
 	defer timer.Stop()
-	defer context.AfterFunc(ctx, stop(false, false))()
-	register(stop(true, false))
+	defer context.AfterFunc(ctx, st.stop(false, false))()
+	register(st.stop(true, false))
 	err := cmd.Wait()
 	// Whatever the skill left running goes with it.
 	_ = group.Kill()
 	res := &runResult{stdout: stdout.buf, truncated: stdout.truncated, stderr: stderr.buf, elapsed: time.Since(start)}
-	mu.Lock()
-	res.killed, res.timedOut = killed, timedOut && !killed
-	mu.Unlock()
+	res.killed, res.timedOut = st.why()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
@@ -100,6 +89,31 @@ func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (
 		res.exitCode = -1
 	}
 	return res, nil
+}
+
+// stopper stops a run's group and remembers why: killed (cancel, Close) or
+// timed out; the caller's context going away is neither.
+type stopper struct {
+	group    *proc.Group
+	mu       sync.Mutex
+	killed   bool
+	timedOut bool
+}
+
+func (s *stopper) stop(byKill, byTimeout bool) func() {
+	return func() {
+		s.mu.Lock()
+		s.killed, s.timedOut = s.killed || byKill, s.timedOut || byTimeout
+		s.mu.Unlock()
+		_ = s.group.Kill()
+	}
+}
+
+// why reports whether the run was killed, else whether it timed out.
+func (s *stopper) why() (killed, timedOut bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.killed, s.timedOut && !s.killed
 }
 
 // headBuffer keeps the first max bytes written to it.
