@@ -22,14 +22,11 @@ var _ a2asrv.AgentExecutor = (*agent)(nil)
 // Execute runs the skill for the incoming message: submitted, working once
 // the skill is chosen (again every heartbeat while the skill runs), then
 // completed with the output as artifacts, or failed with the reason. A
-// blocking call's new task is one event instead, the task as it ended
-// (oneTask).
+// blocking call (quiet) gets no working statuses: its client sees the task
+// only as it ended, which directHandler folds the events into.
 func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq2[a2a.Event, error] {
 	return func(yield func(a2a.Event, error) bool) {
 		h := a.h
-		if quiet(ctx) && ec.StoredTask == nil {
-			yield = oneTask(ec, yield)
-		}
 		if ec.StoredTask == nil {
 			if !yield(a2a.NewSubmittedTask(ec, ec.Message), nil) {
 				return
@@ -44,62 +41,73 @@ func (a *agent) Execute(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Se
 		// costs a2a-go deep copies of the task (see BENCHMARKS.md, Hosting),
 		// and the "running skill" status follows at once unless an LLM
 		// chooses, whose wait the heartbeat covers.
-
-		type done struct {
-			out *outcome
-			err error
-		}
-		progress := make(chan string, 4)
-		result := make(chan done, 1)
-		go func() {
-			defer func() {
-				if r := recover(); r != nil {
-					h.log.Error("skill run panicked", "task", ec.TaskID, "panic", r, "stack", string(debug.Stack()))
-					result <- done{err: fmt.Errorf("internal error: %v", r)}
-				}
-			}()
-			report := func(s string) {
-				select {
-				case progress <- s:
-				default:
-				}
-			}
-			if quiet(ctx) {
-				report = nil
-			}
-			out, err := h.invoke(ctx, req, report)
-			result <- done{out, err}
-		}()
-
-		beat := time.NewTicker(h.cfg.heartbeat)
-		defer beat.Stop()
 		if quiet(ctx) {
-			// A blocking call's client sees the task only as it ends.
-			beat.Stop()
+			// A blocking call's client sees the task only as it ends: no
+			// progress, no heartbeat, and so no goroutine to run it in.
+			out, err := a.invoke(ctx, ec, req, nil)
+			a.finish(ec, out, err, yield)
+			return
 		}
-		start, status := time.Now(), "working"
-		for {
+		a.stream(ctx, ec, req, yield)
+	}
+}
+
+// stream runs the request while reporting its progress and a heartbeat as
+// working statuses, then its end; a client that stops listening kills it.
+func (a *agent) stream(ctx context.Context, ec *a2asrv.ExecutorContext, req *request, yield func(a2a.Event, error) bool) {
+	h := a.h
+	type done struct {
+		out *outcome
+		err error
+	}
+	progress := make(chan string, 4)
+	result := make(chan done, 1)
+	go func() {
+		out, err := a.invoke(ctx, ec, req, func(s string) {
 			select {
-			case s := <-progress:
-				status = s
-				if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, s)), nil) {
-					h.kill(string(ec.TaskID))
-					<-result
-					return
-				}
-			case <-beat.C:
-				msg := fmt.Sprintf("%s (%s)", status, time.Since(start).Round(time.Second))
-				if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, msg)), nil) {
-					h.kill(string(ec.TaskID))
-					<-result
-					return
-				}
-			case d := <-result:
-				a.finish(ec, d.out, d.err, yield)
+			case progress <- s:
+			default:
+			}
+		})
+		result <- done{out, err}
+	}()
+
+	beat := time.NewTicker(h.cfg.heartbeat)
+	defer beat.Stop()
+	start, status := time.Now(), "working"
+	for {
+		select {
+		case s := <-progress:
+			status = s
+			if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, s)), nil) {
+				h.kill(string(ec.TaskID))
+				<-result
 				return
 			}
+		case <-beat.C:
+			msg := fmt.Sprintf("%s (%s)", status, time.Since(start).Round(time.Second))
+			if !yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateWorking, agentText(ec, msg)), nil) {
+				h.kill(string(ec.TaskID))
+				<-result
+				return
+			}
+		case d := <-result:
+			a.finish(ec, d.out, d.err, yield)
+			return
 		}
 	}
+}
+
+// invoke runs the request (Host.invoke), a panic in it being an internal
+// error of the task.
+func (a *agent) invoke(ctx context.Context, ec *a2asrv.ExecutorContext, req *request, progress func(string)) (out *outcome, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			a.h.log.Error("skill run panicked", "task", ec.TaskID, "panic", r, "stack", string(debug.Stack()))
+			out, err = nil, fmt.Errorf("internal error: %v", r)
+		}
+	}()
+	return a.h.invoke(ctx, req, progress)
 }
 
 func (a *agent) finish(ec *a2asrv.ExecutorContext, out *outcome, err error, yield func(a2a.Event, error) bool) {
@@ -158,32 +166,6 @@ func (a *agent) Cancel(ctx context.Context, ec *a2asrv.ExecutorContext) iter.Seq
 		a.h.kill(string(ec.TaskID))
 		a.h.log.Info("task canceled", "task", ec.TaskID)
 		yield(a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCanceled, agentText(ec, "canceled")), nil)
-	}
-}
-
-// oneTask turns the events of a new task into one: the task as it ended,
-// with its artifacts and final status. It is how a blocking call's task is
-// reported: its client sees nothing before the end, and each event costs
-// a2a-go several copies of the task.
-func oneTask(ec *a2asrv.ExecutorContext, yield func(a2a.Event, error) bool) func(a2a.Event, error) bool {
-	task := &a2a.Task{ID: ec.TaskID, ContextID: ec.ContextID}
-	if ec.Message != nil {
-		task.History = []*a2a.Message{ec.Message}
-	}
-	return func(ev a2a.Event, err error) bool {
-		if err != nil {
-			return yield(nil, err)
-		}
-		switch e := ev.(type) {
-		case *a2a.TaskArtifactUpdateEvent:
-			task.Artifacts = append(task.Artifacts, e.Artifact)
-		case *a2a.TaskStatusUpdateEvent:
-			if e.Status.State.Terminal() {
-				task.Status = e.Status
-				return yield(task, nil)
-			}
-		}
-		return true // the submitted task, working statuses
 	}
 }
 

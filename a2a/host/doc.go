@@ -66,9 +66,12 @@
 // work directory when its origin is on the fetch list (WithFetchFrom) or
 // an orchestrator holding the host's key vouched for it (WithVouchKey),
 // under package fetchpolicy's redirect and address rules. The task store
-// (store.go) copies a task's structure, never its bytes, and a blocking
-// call's new task is reported as one event, the task as it ended.
+// (store.go) copies a task's structure, never its bytes. A blocking
+// SendMessage that starts a task is answered by directHandler (direct.go)
+// without a2a-go's task manager: the skill runs in the request's goroutine
+// and the task is stored once, as it ended; streams and every other call
+// take a2a-go's path.
 //
 // A Host is safe for concurrent use; every task runs in its own goroutine
-// and process.
+// (the request's, for a blocking call) and process.
 package host

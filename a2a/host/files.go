@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -335,36 +334,38 @@ func (f *fileFetcher) check(raw, vouch string) string {
 var errTooLarge = errors.New("too large")
 
 // get fetches raw into a new file at dest, at most limit bytes, and returns
-// its size. The bytes go to disk as they arrive.
-func (f *fileFetcher) get(ctx context.Context, raw, dest string, limit int64) (int64, error) {
+// its size and content sum. The bytes go to disk as they arrive, hashed on
+// the way.
+func (f *fileFetcher) get(ctx context.Context, raw, dest string, limit int64) (n int64, sum contentSum, err error) {
 	if why := valid(raw); why != "" { // the fetch list was checked as the message came (messageLimits)
-		return 0, errors.New(why)
+		return 0, sum, errors.New(why)
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
 	if err != nil {
-		return 0, err
+		return 0, sum, err
 	}
 	if f.denyPrivate {
 		if err := fetchpolicy.CheckHost(ctx, f.resolver, req.URL.Hostname()); err != nil {
-			return 0, err
+			return 0, sum, err
 		}
 	}
 	resp, err := f.client.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, sum, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return 0, fmt.Errorf("answered HTTP %d", resp.StatusCode)
+		return 0, sum, fmt.Errorf("answered HTTP %d", resp.StatusCode)
 	}
 	if resp.ContentLength > limit {
-		return 0, fmt.Errorf("%d bytes: %w", resp.ContentLength, errTooLarge)
+		return 0, sum, fmt.Errorf("%d bytes: %w", resp.ContentLength, errTooLarge)
 	}
 	out, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
-		return 0, err
+		return 0, sum, err
 	}
-	n, err := io.Copy(out, io.LimitReader(resp.Body, limit+1))
+	h := newContentHash()
+	n, err = io.Copy(io.MultiWriter(out, h), io.LimitReader(resp.Body, limit+1))
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
@@ -373,25 +374,9 @@ func (f *fileFetcher) get(ctx context.Context, raw, dest string, limit int64) (i
 	}
 	if err != nil {
 		os.Remove(dest)
-		return 0, err
+		return 0, sum, err
 	}
-	return n, nil
-}
-
-// fileSum returns the SHA-256 of the file at p, read in small pieces.
-func fileSum(p string) ([sha256.Size]byte, error) {
-	var sum [sha256.Size]byte
-	f, err := os.Open(p)
-	if err != nil {
-		return sum, err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return sum, err
-	}
-	copy(sum[:], h.Sum(nil))
-	return sum, nil
+	return n, contentSum(h.Sum64()), nil
 }
 
 // filePart is the A2A part of an output file: its URL when it is served
@@ -406,7 +391,7 @@ func filePart(f outFile) *a2a.Part {
 // fetchInto returns the function saveFiles fetches a request's files by URL
 // with: each into its file in the work directory, all of them together
 // held to WithMaxFileBytes less the bytes the message brought inline.
-func (h *Host) fetchInto(ctx context.Context, req *request) func(raw, dest string) error {
+func (h *Host) fetchInto(ctx context.Context, req *request) func(raw, dest string) (contentSum, error) {
 	budget := h.cfg.maxFileBytes
 	for _, f := range req.files {
 		budget -= int64(len(f.data))
@@ -416,16 +401,16 @@ func (h *Host) fetchInto(ctx context.Context, req *request) func(raw, dest strin
 			}
 		}
 	}
-	return func(raw, dest string) error {
-		n, err := h.fetcher.get(ctx, raw, dest, max(budget, 0))
+	return func(raw, dest string) (contentSum, error) {
+		n, sum, err := h.fetcher.get(ctx, raw, dest, max(budget, 0))
 		if err != nil {
 			if errors.Is(err, errTooLarge) {
-				return failf("file %s: the message's files hold more than %d bytes; this agent takes at most %d (--max-file-bytes)", raw, h.cfg.maxFileBytes, h.cfg.maxFileBytes)
+				return sum, failf("file %s: the message's files hold more than %d bytes; this agent takes at most %d (--max-file-bytes)", raw, h.cfg.maxFileBytes, h.cfg.maxFileBytes)
 			}
-			return failf("file %s could not be fetched: %v", raw, err)
+			return sum, failf("file %s could not be fetched: %v", raw, err)
 		}
 		budget -= n
 		h.log.Info("file fetched", "task", req.taskID, "url", raw, "bytes", n)
-		return nil
+		return sum, nil
 	}
 }

@@ -300,6 +300,7 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 			return fmt.Errorf("internal error: %w", a2a.ErrInternalError)
 		}),
 	)
+	handler = h.direct(handler)
 	h.v1 = a2asrv.NewJSONRPCHandler(handler)
 	h.v0 = a2av0.NewJSONRPCHandler(handler)
 	// The MCP server is built on the first MCP request (or ServeStdio): an

@@ -3,8 +3,8 @@ package host
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -114,14 +114,14 @@ var errKilled = &failure{msg: "canceled"}
 // are *failure for the caller's eyes; anything else is an internal error.
 func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) (*outcome, error) {
 	work := filepath.Join(h.workRoot, safeName(req.taskID, "task"))
-	if err := os.MkdirAll(work, 0o755); err != nil {
+	if err := mkdirUnder(work); err != nil {
 		req.dropSpooled()
 		return nil, fmt.Errorf("work directory: %w", err)
 	}
 	if !h.cfg.keepWork {
 		defer os.RemoveAll(work)
 	}
-	saved, err := saveFiles(work, req.files, h.fetchInto(ctx, req))
+	saved, sums, err := saveFiles(work, req.files, h.fetchInto(ctx, req))
 	if err != nil {
 		req.dropSpooled()
 		return nil, err
@@ -162,17 +162,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	}
 	// Every file in the work directory before the run — the attached
 	// files and those made of the message's text — is an input.
-	before := map[string][sha256.Size]byte{}
-	_ = filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return nil
-		}
-		if sum, err := fileSum(p); err == nil {
-			rel, _ := filepath.Rel(work, p)
-			before[filepath.ToSlash(rel)] = sum
-		}
-		return nil
-	})
+	before := snapshot(work, sums)
 	release, err := h.acquire(ctx, progress)
 	if err != nil {
 		return nil, err
@@ -251,6 +241,16 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	return out, nil
 }
 
+// mkdirUnder makes dir, whose parent normally exists (the work root): one
+// system call where os.MkdirAll takes two.
+func mkdirUnder(dir string) error {
+	err := os.Mkdir(dir, 0o755)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) {
+		return os.MkdirAll(dir, 0o755)
+	}
+	return err
+}
+
 func tail(stderr []byte) string {
 	s := strings.TrimSpace(strings.ToValidUTF8(string(stderr), "?"))
 	if s == "" {
@@ -306,8 +306,11 @@ func safeName(name, fallback string) string {
 
 // saveFiles writes the message's files into the work directory under safe,
 // distinct names and returns those names.
-func saveFiles(work string, files []inFile, fetch func(url, dest string) error) ([]string, error) {
+// saveFiles writes a request's files into the work directory and returns
+// their names, and the sums of those it hashed as it wrote them.
+func saveFiles(work string, files []inFile, fetch func(url, dest string) (contentSum, error)) ([]string, map[string]contentSum, error) {
 	var names []string
+	sums := map[string]contentSum{}
 	taken := map[string]bool{}
 	for i, f := range files {
 		fallback := fmt.Sprintf("input-%d%s", i+1, extFor(f.mediaType))
@@ -319,18 +322,22 @@ func saveFiles(work string, files []inFile, fetch func(url, dest string) error) 
 		taken[name] = true
 		dest := filepath.Join(work, name)
 		if f.url != "" {
-			if err := fetch(f.url, dest); err != nil {
-				return nil, err
+			sum, err := fetch(f.url, dest)
+			if err != nil {
+				return nil, nil, err
 			}
-			names = append(names, name)
+			names, sums[name] = append(names, name), sum
 			continue
 		}
 		if err := saveFile(dest, f); err != nil {
-			return nil, fmt.Errorf("save input file %q: %w", name, err)
+			return nil, nil, fmt.Errorf("save input file %q: %w", name, err)
+		}
+		if f.spooled == "" {
+			sums[name] = sumOf(f.data)
 		}
 		names = append(names, name)
 	}
-	return names, nil
+	return names, sums, nil
 }
 
 // saveFile writes one attached file: its spooled bytes are moved, not
@@ -405,7 +412,7 @@ func coerce(params []bundle.Param, args map[string]any) {
 // collect returns the files the run left in the work directory that were
 // not inputs, or were inputs it changed (a formatter or editor working in
 // place), and match the skill's outputs globs when it declares any.
-func collect(work string, globs []string, inputs map[string][sha256.Size]byte) ([]outFile, error) {
+func collect(work string, globs []string, before inputs) ([]outFile, error) {
 	var out []outFile
 	err := filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !d.Type().IsRegular() {
@@ -413,7 +420,7 @@ func collect(work string, globs []string, inputs map[string][sha256.Size]byte) (
 		}
 		rel, _ := filepath.Rel(work, p)
 		rel = filepath.ToSlash(rel)
-		sum, input := inputs[rel]
+		_, input := before[rel]
 		if !input && !matches(globs, rel) {
 			return nil
 		}
@@ -424,10 +431,8 @@ func collect(work string, globs []string, inputs map[string][sha256.Size]byte) (
 		if err != nil {
 			return nil
 		}
-		if input {
-			if now, err := fileSum(p); err != nil || now == sum {
-				return nil
-			}
+		if input && before.unchanged(rel, p, info) {
+			return nil
 		}
 		out = append(out, outFile{name: rel, mediaType: mediaTypeOfFile(rel, p), path: p, size: info.Size()})
 		return nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"slices"
 	"sync"
@@ -43,42 +44,38 @@ func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (
 	if len(spec.argv) == 0 {
 		return nil, errors.New("empty argv")
 	}
-	ctx, cancel := context.WithTimeout(ctx, spec.timeout)
-	defer cancel()
-	var killedMu sync.Mutex
-	killed := false
-	cmd := exec.CommandContext(ctx, spec.argv[0], spec.argv[1:]...)
+	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
 	cmd.Dir = spec.dir
 	cmd.Env = spec.env
 	stdout := &headBuffer{max: spec.maxOutput}
 	stderr := &tailBuffer{max: stderrTail}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.Stdin = spec.stdin
+	if f := devNull(); spec.stdin == nil && f != nil {
+		cmd.Stdin = f // not opened anew for every run
+	}
 	// The group holds every process the skill starts, daemonised or not;
 	// none outlives the task.
 	group := proc.NewGroup()
 	defer group.Kill()
-	cmd.Cancel = group.Kill
 	// Grandchildren may hold the output pipes open after the child exits.
 	cmd.WaitDelay = 2 * time.Second
 	start := time.Now()
 	if err := group.Start(cmd); err != nil {
 		return nil, fmt.Errorf("start %s: %w", spec.argv[0], err)
 	}
-	register(func() {
-		killedMu.Lock()
-		killed = true
-		killedMu.Unlock()
-		cancel()
-	})
+	// The kill, the timeout and the caller's context stop the group, as
+	// exec.CommandContext would, without a goroutine waiting on each.
+	st := &stopper{group: group}
+	timer := time.AfterFunc(spec.timeout, st.stop(false, true))
+	defer timer.Stop()
+	defer context.AfterFunc(ctx, st.stop(false, false))()
+	register(st.stop(true, false))
 	err := cmd.Wait()
 	// Whatever the skill left running goes with it.
 	_ = group.Kill()
 	res := &runResult{stdout: stdout.buf, truncated: stdout.truncated, stderr: stderr.buf, elapsed: time.Since(start)}
-	killedMu.Lock()
-	res.killed = killed
-	killedMu.Unlock()
-	res.timedOut = !res.killed && errors.Is(ctx.Err(), context.DeadlineExceeded)
+	res.killed, res.timedOut = st.why()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
@@ -92,6 +89,31 @@ func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (
 		res.exitCode = -1
 	}
 	return res, nil
+}
+
+// stopper stops a run's group and remembers why: killed (cancel, Close) or
+// timed out; the caller's context going away is neither.
+type stopper struct {
+	group    *proc.Group
+	mu       sync.Mutex
+	killed   bool
+	timedOut bool
+}
+
+func (s *stopper) stop(byKill, byTimeout bool) func() {
+	return func() {
+		s.mu.Lock()
+		s.killed, s.timedOut = s.killed || byKill, s.timedOut || byTimeout
+		s.mu.Unlock()
+		_ = s.group.Kill()
+	}
+}
+
+// why reports whether the run was killed, else whether it timed out.
+func (s *stopper) why() (killed, timedOut bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.killed, s.timedOut && !s.killed
 }
 
 // headBuffer keeps the first max bytes written to it.
@@ -145,6 +167,16 @@ func (b *headBuffer) ReadFrom(r io.Reader) (int64, error) {
 		}
 	}
 }
+
+// devNull is the null device, open for reading for as long as this process
+// runs: the standard input of every skill that reads none.
+var devNull = sync.OnceValue(func() *os.File {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil // exec opens it itself
+	}
+	return f
+})
 
 func eofNil(err error) error {
 	if err == io.EOF {

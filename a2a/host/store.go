@@ -82,7 +82,7 @@ func (s *taskStore) Create(_ context.Context, task *a2a.Task) (taskstore.TaskVer
 }
 
 // finishLocked starts a task's time to be forgotten when it is in a
-// terminal state (a task can be created finished: oneTask).
+// terminal state (a task can be created finished: directHandler).
 func (s *taskStore) finishLocked(t *a2a.Task) {
 	if t.Status.State.Terminal() && !s.finished[t.ID] {
 		s.finished[t.ID] = true
