@@ -3,6 +3,7 @@ package bundle
 import (
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/vocab"
@@ -82,6 +83,45 @@ func DeriveAccepts(p Param) []string {
 		text += " " + s
 	}
 	return vocab.MediaTypes(text)
+}
+
+// describedInput gives the one input file of a skill, when neither its
+// schema nor its own name and description name a media type, the types
+// the skill's description names for what it takes: "Transform JSON into
+// assignments" takes JSON. Only the words before the first one that
+// introduces what the skill gives (vocab set yields: "to", "into", "as")
+// count, so "Convert CSV to JSON" takes CSV and "Convert a file to JSON"
+// names nothing (any file, as before).
+func describedInput(sk *Skill, params []Param) {
+	var file *Param
+	for i := range params {
+		if params[i].Role != RoleInputFile {
+			continue
+		}
+		if file != nil {
+			return // several inputs: the description cannot say which is which
+		}
+		file = &params[i]
+	}
+	if file == nil || !file.RoleDerived || len(file.Accepts) > 0 {
+		return
+	}
+	file.Accepts = InputMediaTypes(sk.Description)
+}
+
+// InputMediaTypes returns the media types a description names before the
+// first word of vocab set yields; nil when it names none there.
+func InputMediaTypes(description string) []string {
+	words := strings.FieldsFunc(strings.ToLower(description), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+	})
+	for i, w := range words {
+		if vocab.Has("yields", w) {
+			words = words[:i]
+			break
+		}
+	}
+	return vocab.MediaTypes(strings.Join(words, " "))
 }
 
 // roleOf fills p's role and media types from its schema keywords, or

@@ -138,3 +138,48 @@ func TestAccepts(t *testing.T) {
 		}
 	}
 }
+
+// The one input file of a skill whose parameter says nothing of its kind
+// takes what the skill's description names before saying what it gives.
+func TestDescribedInput(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		desc  string
+		files []string
+		want  []string
+	}{
+		{"Flatten YAML (from a file or stdin) into one line per value.", []string{"file"}, []string{"application/yaml"}},
+		{"Convert CSV to JSON.", []string{"file"}, []string{"text/csv"}},
+		{"Convert a file to JSON.", []string{"file"}, nil},
+		{"Extract the text of a PDF.", []string{"file"}, []string{"application/pdf"}},
+		{"Count the lines of a file.", []string{"file"}, nil},
+		{"Merge CSV tables.", []string{"left", "right"}, nil}, // which file is which is not said
+	}
+	for _, c := range cases {
+		props := map[string]any{"width": map[string]any{"type": "integer"}}
+		for _, f := range c.files {
+			props[f] = map[string]any{"type": "string", "format": "path"}
+		}
+		sk := &Skill{Description: c.desc, Params: map[string]any{"properties": props}}
+		for _, p := range sk.ParamList() {
+			if p.Role != RoleInputFile {
+				continue
+			}
+			if !slices.Equal(p.Accepts, c.want) {
+				t.Errorf("%q: %s accepts %v, want %v", c.desc, p.Name, p.Accepts, c.want)
+			}
+		}
+		if len(c.files) == 1 && c.want != nil {
+			if in, _ := sk.Modes(); !slices.Equal(in, c.want) {
+				t.Errorf("%q: input modes %v, want %v", c.desc, in, c.want)
+			}
+		}
+	}
+	// A declared x-accepts, or a parameter that names its own kind, wins.
+	sk := &Skill{Description: "Turn JSON into rows.", Params: map[string]any{"properties": map[string]any{
+		"table": map[string]any{"type": "string", "format": "path", "description": "a CSV file"},
+	}}}
+	if p := sk.ParamList()[0]; !slices.Equal(p.Accepts, []string{"text/csv"}) {
+		t.Errorf("a parameter naming its kind: accepts %v", p.Accepts)
+	}
+}

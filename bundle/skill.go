@@ -131,6 +131,7 @@ func (sk *Skill) ParamList() []Param {
 		}
 		out = append(out, p)
 	}
+	describedInput(sk, out)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Required && !out[j].Required })
 	return out
 }

@@ -1,13 +1,17 @@
 package orchestrator
 
 import (
+	"bytes"
 	"mime"
+	"net/http"
 	"path"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/sniff"
 )
 
 // Before ranking, the candidates are filtered by what the step carries:
@@ -28,12 +32,46 @@ func fileTypes(m *a2a.Message) []string {
 		if mt == "" || mt == "application/octet-stream" {
 			mt = mime.TypeByExtension(path.Ext(p.Filename))
 		}
+		if mt == "" {
+			mt = sniffBytes(p.Content.(a2a.Raw))
+		}
 		if t, _, err := mime.ParseMediaType(mt); err == nil {
 			mt = t
 		}
 		out = append(out, mt)
 	}
 	return out
+}
+
+// sniffBytes returns the media type of a file neither its part nor its
+// name types, from its bytes: a table, JSON or HTML when they are text
+// (sniff.Text), else what net/http's sniffer reads (an image, a PDF, or
+// application/octet-stream for bytes it does not know), so that a binary
+// file does not fit a skill that takes only text.
+func sniffBytes(data []byte) string {
+	if len(data) == 0 {
+		return ""
+	}
+	head := data[:min(len(data), 4096)]
+	if utf8.Valid(head[:len(head)-utf8RuneTail(head)]) && !bytes.ContainsRune(head, 0) {
+		_, mt := sniff.Text(string(data))
+		return mt
+	}
+	mt, _, _ := mime.ParseMediaType(http.DetectContentType(head))
+	return mt
+}
+
+// utf8RuneTail is how many bytes at the end of b may be a rune cut short.
+func utf8RuneTail(b []byte) int {
+	for i := 1; i <= utf8.UTFMax-1 && i <= len(b); i++ {
+		if r := b[len(b)-i]; utf8.RuneStart(r) {
+			if !utf8.FullRune(b[len(b)-i:]) {
+				return i
+			}
+			return 0
+		}
+	}
+	return 0
 }
 
 // fitting returns the candidates that take files of the given types.

@@ -65,3 +65,34 @@ func TestFileTypes(t *testing.T) {
 		t.Errorf("fileTypes = %v", got)
 	}
 }
+
+// A file whose part and name do not say its type is typed by its bytes: a
+// binary record stream of an unknown format is no text, so it does not
+// fit a skill that takes only JSON, while one that takes any file keeps it.
+func TestFileTypesSniffed(t *testing.T) {
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+	m := a2a.NewMessage(a2a.MessageRoleUser,
+		&a2a.Part{Content: a2a.Raw([]byte{0x93, 0x01, 0xa3, 'a', 'b', 'c', 0xc3, 0x00}), Filename: "readings.rec"},
+		&a2a.Part{Content: a2a.Raw(`[{"a": 1}, {"a": 2}]`), Filename: "data"},
+		&a2a.Part{Content: a2a.Raw("name,n\nx,1\ny,2\n"), Filename: "rows.unknownext"},
+		&a2a.Part{Content: a2a.Raw(png), Filename: "picture"},
+		&a2a.Part{Content: a2a.Raw("héllo wörld"), Filename: "note"})
+	want := []string{"application/octet-stream", "application/json", "text/csv", "image/png", "text/plain"}
+	got := fileTypes(m)
+	if len(got) != len(want) {
+		t.Fatalf("fileTypes = %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("file %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+	cands := []Candidate{
+		{ID: "json", Card: card("json", []string{"application/json"})},
+		{ID: "any", Card: card("any", []string{"*/*"})},
+	}
+	fit := fitting(cands, got[:1])
+	if len(fit) != 1 || fit[0].ID != "any" {
+		t.Errorf("a binary file fits %v, want only the skill taking any file", fit)
+	}
+}
