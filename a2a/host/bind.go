@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/vocab"
 )
 
 // A Binder fills the arguments of a chosen skill from a message. Two
@@ -247,16 +248,64 @@ func stepGiven(s *bindState) error {
 	return nil
 }
 
-// stepData takes data-part fields by the parameters' names.
+// stepData takes data-part fields by the parameters' names, the same
+// words in another inflection ("values" for value) included; a list left
+// over goes to the one list parameter that takes text or numbers when it
+// is the only one of each.
 func stepData(s *bindState) error {
-	for k, v := range s.Data {
-		if _, ok := s.declared[k]; ok {
-			if _, set := s.args[k]; !set {
-				s.args[k] = v
+	var lists []string
+	for _, k := range sortedKeys(s.Data) {
+		if name := dataParam(s, k); name != "" {
+			if s.unbound(s.declared[name]) {
+				s.args[name] = s.Data[k]
 			}
+			continue
+		}
+		if _, ok := s.Data[k].([]any); ok {
+			lists = append(lists, k)
 		}
 	}
+	if len(lists) != 1 {
+		return nil
+	}
+	var target []string
+	for _, p := range s.params {
+		if p.Type == "array" && !p.IsFile() && (p.Role == bundle.RoleInputText || p.Role == bundle.RoleQuery) {
+			target = append(target, p.Name)
+		}
+	}
+	if len(target) == 1 && s.unbound(s.declared[target[0]]) {
+		s.args[target[0]] = s.Data[lists[0]]
+	}
 	return nil
+}
+
+// dataParam returns the declared parameter a data field names: the same
+// name, or the same words with a plural's final s dropped; "" for none.
+func dataParam(s *bindState, field string) string {
+	if _, ok := s.declared[field]; ok {
+		return field
+	}
+	key := singularWords(field)
+	if key == "" {
+		return ""
+	}
+	for _, p := range s.params {
+		if singularWords(p.Name) == key {
+			return p.Name
+		}
+	}
+	return ""
+}
+
+func singularWords(name string) string {
+	words := vocab.Words(name)
+	for i, w := range words {
+		if len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+			words[i] = strings.TrimSuffix(w, "s")
+		}
+	}
+	return strings.Join(words, " ")
 }
 
 // stepFileNames resolves file arguments given by name: they refer to the

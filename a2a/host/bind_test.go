@@ -416,3 +416,55 @@ func TestKindTokens(t *testing.T) {
 		}
 	}
 }
+
+// A data part's fields bind by name, in another inflection too, and a
+// list the names do not place goes to the skill's one list of values —
+// never the instruction's words into it.
+func TestBindData(t *testing.T) {
+	t.Parallel()
+	b, err := bundle.Parse("agent.yaml", []byte(`version: 1
+name: chart
+description: d
+skills:
+  - id: bars
+    name: bars
+    description: Draw a bar chart of numbers.
+    params:
+      type: object
+      properties:
+        value: {type: array, items: {type: string}, minItems: 1}
+        title_text: {type: string, description: A title.}
+      required: [value]
+    run: [bars, --title, "{{title_text}}", "{{value}}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := b.Skill("bars")
+	for _, tc := range []struct {
+		name string
+		data map[string]any
+		want map[string]any
+	}{
+		{"a plural field names the parameter", map[string]any{"values": []any{3.0, 7.0}, "title_texts": "x"},
+			map[string]any{"value": []any{3.0, 7.0}, "title_text": "x"}},
+		{"the one list left goes to the one list parameter", map[string]any{"counts": []any{1.0, 2.0}},
+			map[string]any{"value": []any{1.0, 2.0}}},
+		{"the exact name", map[string]any{"value": []any{"a"}, "title_text": "t"},
+			map[string]any{"value": []any{"a"}, "title_text": "t"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args, err := bind(sk, t.TempDir(), &request{text: "Draw a chart of this week's counts.", instruction: "Draw a chart of this week's counts.", data: tc.data}, nil, nil)
+			if err != nil {
+				t.Fatalf("bind() error = %v", err)
+			}
+			got := map[string]any{}
+			for k := range tc.want {
+				got[k] = args[k]
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
