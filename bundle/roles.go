@@ -109,12 +109,22 @@ func describedInput(sk *Skill, params []Param) {
 	file.Accepts = InputMediaTypes(sk.Description)
 }
 
-// InputMediaTypes returns the media types a description names before the
-// first word of vocab set yields; nil when it names none there.
+// InputMediaTypes returns the media types a description's first sentence
+// names before the first word of vocab set yields, leaving out what it
+// says in parentheses and the names of options ("--json"); nil when it
+// names none there.
 func InputMediaTypes(description string) []string {
-	words := strings.FieldsFunc(strings.ToLower(description), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r)
-	})
+	first, _, _ := strings.Cut(description, ". ")
+	first = parenthesized.ReplaceAllString(first, " ")
+	var words []string
+	for _, f := range strings.Fields(strings.ToLower(first)) {
+		if strings.HasPrefix(f, "-") {
+			continue
+		}
+		words = append(words, strings.FieldsFunc(f, func(r rune) bool {
+			return !unicode.IsLetter(r) && !unicode.IsDigit(r)
+		})...)
+	}
 	for i, w := range words {
 		if vocab.Has("yields", w) {
 			words = words[:i]
@@ -123,6 +133,8 @@ func InputMediaTypes(description string) []string {
 	}
 	return vocab.MediaTypes(strings.Join(words, " "))
 }
+
+var parenthesized = lazyregexp.New(`\([^()]*\)`)
 
 // roleOf fills p's role and media types from its schema keywords, or
 // derives them.

@@ -154,6 +154,10 @@ func TestDescribedInput(t *testing.T) {
 		{"Extract the text of a PDF.", []string{"file"}, []string{"application/pdf"}},
 		{"Count the lines of a file.", []string{"file"}, nil},
 		{"Merge CSV tables.", []string{"left", "right"}, nil}, // which file is which is not said
+		// Options and asides say how it answers, not what it takes.
+		{"Run inspect (usage: inspect [--json] [INPUT]). Options: --json: Output machine-readable JSON.", []string{"input"}, nil},
+		{"Print the header --json of a file.", []string{"input"}, nil},
+		{"Summarise a file. Its report can be JSON.", []string{"input"}, nil},
 	}
 	for _, c := range cases {
 		props := map[string]any{"width": map[string]any{"type": "integer"}}

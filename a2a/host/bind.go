@@ -90,6 +90,7 @@ var ruleSteps = []ruleStep{
 	{"attached-files", stepFiles},
 	{"output-name", stepOutputName},
 	{"numbers", stepNumbers},
+	{"called", stepCalled},
 	{"text-target", stepTarget},
 	{"switches", stepSwitches},
 	{"formats", stepFormats},
@@ -388,6 +389,41 @@ func stepOutputName(s *bindState) error {
 func stepNumbers(s *bindState) error {
 	if s.textual {
 		bindNumbers(s.params, s.args, s.text)
+	}
+	return nil
+}
+
+// stepCalled gives a required parameter the value the instruction names
+// it by ("a table named sales", "a sheet called Totals"): a word of the
+// parameter's name, then a word of vocab set naming, then the value. Only
+// a parameter that takes a name (not a file, a number or a switch), only
+// one such value for it, and only a mention no other parameter's name
+// also fits.
+func stepCalled(s *bindState) error {
+	if !s.textual {
+		return nil
+	}
+	toks := tokens(s.text, "")
+	claims := map[int][]string{} // mention -> parameters it fits
+	mentions := map[string][]int{}
+	for _, p := range s.params {
+		if !s.unbound(p) || !p.Required || p.IsFile() || p.Type != "string" {
+			continue
+		}
+		for i := 0; i+2 < len(toks); i++ {
+			if !vocab.Has("naming", toks[i+1].low) || !valueLike(toks[i+2]) {
+				continue
+			}
+			if slices.ContainsFunc(vocab.Words(p.Name), func(w string) bool { return len(w) >= 3 && says(toks[i], w) }) {
+				claims[i] = append(claims[i], p.Name)
+				mentions[p.Name] = append(mentions[p.Name], i)
+			}
+		}
+	}
+	for name, at := range mentions {
+		if len(at) == 1 && len(claims[at[0]]) == 1 {
+			s.args[name] = toks[at[0]+2].s
+		}
 	}
 	return nil
 }

@@ -468,3 +468,50 @@ skills:
 		})
 	}
 }
+
+// "A table named sales" names the table; a file parameter or a number is
+// never set this way, and two names leave the parameter alone.
+func TestBindCalled(t *testing.T) {
+	t.Parallel()
+	b, err := bundle.Parse("agent.yaml", []byte(`version: 1
+name: db
+description: d
+skills:
+  - id: load
+    name: load
+    description: Load rows from a file into a table.
+    params:
+      type: object
+      properties:
+        rows: {type: string, format: path}
+        table: {type: string, x-role: selector}
+        batch_size: {type: integer}
+      required: [rows, table]
+    run: [load, --batch-size, "{{batch_size}}", "{{rows}}", "{{table}}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := b.Skill("load")
+	for _, tc := range []struct {
+		text string
+		want any
+	}{
+		{"Load the attached rows.csv as a table named sales.", "sales"},
+		{"Put it into a new table called Boat_Trips, please.", "Boat_Trips"},
+		{"Load it into a table named sales or a table named orders.", nil},
+		{"Load the attached rows.csv.", nil},
+	} {
+		work := t.TempDir()
+		if err := os.WriteFile(filepath.Join(work, "rows.csv"), []byte("a\n1\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args, _ := bind(sk, work, &request{text: tc.text, instruction: tc.text}, []string{"rows.csv"}, nil)
+		if got := args["table"]; got != tc.want && !(tc.want == nil && got == nil) {
+			t.Errorf("%q: table = %v, want %v", tc.text, got, tc.want)
+		}
+		if _, ok := args["batch_size"]; ok {
+			t.Errorf("%q: batch_size set", tc.text)
+		}
+	}
+}
