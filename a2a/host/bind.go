@@ -258,7 +258,7 @@ func stepData(s *bindState) error {
 	for _, k := range sortedKeys(s.Data) {
 		if name := dataParam(s, k); name != "" {
 			if s.unbound(s.declared[name]) {
-				s.args[name] = s.Data[k]
+				s.args[name] = asDeclared(propertyOf(s.Skill, name), s.Data[k])
 			}
 			continue
 		}
@@ -276,9 +276,32 @@ func stepData(s *bindState) error {
 		}
 	}
 	if len(target) == 1 && s.unbound(s.declared[target[0]]) {
-		s.args[target[0]] = s.Data[lists[0]]
+		s.args[target[0]] = asDeclared(propertyOf(s.Skill, target[0]), s.Data[lists[0]])
 	}
 	return nil
+}
+
+// asDeclared gives a data value the type its parameter declares where
+// JSON's differs only in spelling: a number or a truth value for a string
+// parameter (or list items) is its text, as it would be on a command line.
+func asDeclared(prop map[string]any, v any) any {
+	switch t := v.(type) {
+	case float64, bool:
+		if prop["type"] == "string" {
+			return fmt.Sprint(t)
+		}
+	case []any:
+		items, _ := prop["items"].(map[string]any)
+		if items == nil {
+			return v
+		}
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = asDeclared(items, x)
+		}
+		return out
+	}
+	return v
 }
 
 // dataParam returns the declared parameter a data field names: the same

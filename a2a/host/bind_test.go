@@ -447,9 +447,11 @@ skills:
 		want map[string]any
 	}{
 		{"a plural field names the parameter", map[string]any{"values": []any{3.0, 7.0}, "title_texts": "x"},
-			map[string]any{"value": []any{3.0, 7.0}, "title_text": "x"}},
-		{"the one list left goes to the one list parameter", map[string]any{"counts": []any{1.0, 2.0}},
-			map[string]any{"value": []any{1.0, 2.0}}},
+			map[string]any{"value": []any{"3", "7"}, "title_text": "x"}},
+		{"the one list left goes to the one list parameter", map[string]any{"counts": []any{1.0, 2.5}},
+			map[string]any{"value": []any{"1", "2.5"}}},
+		{"a number for a string is its text", map[string]any{"value": []any{"a"}, "title_text": 2024.0},
+			map[string]any{"value": []any{"a"}, "title_text": "2024"}},
 		{"the exact name", map[string]any{"value": []any{"a"}, "title_text": "t"},
 			map[string]any{"value": []any{"a"}, "title_text": "t"}},
 	} {
