@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -520,22 +521,72 @@ func stepSwitches(s *bindState) error {
 }
 
 // stepFormats fills format parameters from the format names the
-// instruction says, and sets a switch named for an output format (--json)
-// when it asks for that format.
+// instruction says, and sets a switch named for a format (--json, --csv):
+// one whose help says it reads that format when the attached file is in it
+// or the instruction names it as what goes in; any other when the
+// instruction asks for its result in that format ("as JSON", "into CSV",
+// "JSON output"), not where it names what goes in ("this JSON file").
 func stepFormats(s *bindState) error {
 	if !s.textual {
 		return nil
 	}
 	bindFormats(s.Skill, s.params, s.args, s.text, s.Files)
 	for _, p := range s.params {
-		if !s.unbound(p) || p.Type != "boolean" || !formatWords[strings.ToLower(p.Name)] {
+		f := strings.ToLower(p.Name)
+		if !s.unbound(p) || p.Type != "boolean" || !formatWords[f] {
 			continue
 		}
-		if slices.ContainsFunc(tokens(s.text, ""), func(t token) bool { return t.low == strings.ToLower(p.Name) }) {
+		if readsFormat(p) && (filesFormat(s.Files) == f || givesFormat(s.text, f)) || !readsFormat(p) && asksFormat(s.text, f) {
 			s.args[p.Name] = true
 		}
 	}
 	return nil
+}
+
+// readsFormat reports whether a format switch's help says it is about the
+// input ("Expect CSV input", "Read TSV from the file").
+func readsFormat(p bundle.Param) bool {
+	words := vocab.Words(p.Description)
+	return hasAny(words, inputFormatWords) && !vocab.Has("out", words...)
+}
+
+var inputFormatWords = map[string]bool{"in": true, "input": true, "from": true, "source": true, "src": true, "read": true, "reads": true, "expect": true, "parse": true}
+
+// filesFormat is the format the attached files' names say, or "".
+func filesFormat(files []string) string {
+	for _, f := range files {
+		if ext := strings.TrimPrefix(strings.ToLower(path.Ext(f)), "."); formatNames()[ext] {
+			return ext
+		}
+	}
+	return ""
+}
+
+// givesFormat reports whether the text names format f as what goes in
+// ("from CSV", "this TSV").
+func givesFormat(text, f string) bool {
+	toks := tokens(text, "")
+	for i, t := range toks {
+		if t.low == f && i > 0 && (toks[i-1].low == "from" || toks[i-1].low == "this" || toks[i-1].low == "these") {
+			return true
+		}
+	}
+	return false
+}
+
+// asksFormat reports whether the text asks for its result in format f.
+func asksFormat(text, f string) bool {
+	toks := tokens(text, "")
+	for i, t := range toks {
+		if t.low != f {
+			continue
+		}
+		if i > 0 && (vocab.Has("yields", toks[i-1].low) || toks[i-1].low == "in") ||
+			i+1 < len(toks) && vocab.Has("answer", toks[i+1].low) {
+			return true
+		}
+	}
+	return false
 }
 
 // stepChoices gives an optional setting with a fixed set of values the one

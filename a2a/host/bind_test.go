@@ -218,6 +218,27 @@ skills:
         csv: {type: boolean, description: print CSV}
       required: [file]
     run: [scan, --json, "{{json}}", --csv, "{{csv}}", "{{file}}"]
+  - id: flat
+    name: flat
+    description: Turn JSON into one assignment per line.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path}
+        stream: {type: boolean, description: Treat each line of input as a separate JSON object.}
+        reverse: {type: boolean, description: Turn assignments back into JSON.}
+        json: {type: boolean, description: Represent the assignments as a JSON stream.}
+    run: [flat, --stream, "{{stream}}", --reverse, "{{reverse}}", --json, "{{json}}", "{{file}}"]
+  - id: load
+    name: load
+    description: Insert rows into a database table.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path}
+        csv: {type: boolean, description: Expect CSV input.}
+        tsv: {type: boolean, description: Expect TSV input.}
+    run: [load, --csv, "{{csv}}", --tsv, "{{tsv}}", "{{file}}"]
 `
 
 func TestBind(t *testing.T) {
@@ -275,6 +296,19 @@ func TestBind(t *testing.T) {
 			[]string{"settings.json"}, map[string]any{"json": true, "file": "@settings.json"}, []string{"csv"}},
 		{"a format switch stays off when only a file name says it", "scanjson", "Scan the attached settings.json.",
 			[]string{"settings.json"}, map[string]any{"file": "@settings.json"}, []string{"json", "csv"}},
+
+		{"a switch whose help the text restates", "flat", "Each line of the attached log is a separate JSON object; flatten them all.",
+			[]string{"log.ndjson"}, map[string]any{"file": "@log.ndjson", "stream": true}, []string{"reverse", "json"}},
+		{"a switch whose help the text restates, in two sentences", "flat", "The attached file lists assignments. Turn it back into the JSON document.",
+			[]string{"flat.txt"}, map[string]any{"file": "@flat.txt", "reverse": true}, []string{"stream"}},
+		{"one word of a switch's help sets nothing", "flat", "Flatten the attached JSON object.",
+			[]string{"doc.json"}, map[string]any{"file": "@doc.json"}, []string{"stream", "reverse", "json"}},
+		{"a restated help after a negation sets nothing", "flat", "Flatten the attached file, without treating each line as a separate JSON object.",
+			[]string{"doc.json"}, map[string]any{"file": "@doc.json"}, []string{"stream", "reverse", "json"}},
+		{"a format switch that reads a format, for a file in it", "load", "Load the attached rows.",
+			[]string{"rows.csv"}, map[string]any{"file": "@rows.csv", "csv": true}, []string{"tsv"}},
+		{"a format switch that reads a format stays off for another", "load", "Load the attached rows.",
+			[]string{"rows.txt"}, map[string]any{"file": "@rows.txt"}, []string{"csv", "tsv"}},
 
 		// Tokens of a kind.
 		{"the one listed value the text names into an optional setting", "sortver", "Increment 1.2.3 by a minor level.", nil,

@@ -17,7 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+
 	"unicode/utf8"
 
 	"github.com/agentnet/agentnet/bundle"
@@ -647,92 +647,6 @@ func inputPath(sk *bundle.Skill, params []bundle.Param, args map[string]any) str
 	}
 	return ""
 }
-
-// bindSwitches sets an optional switch the text names by its own words:
-// "--aggressive" for "fix it aggressively", "--dry-run" for "a dry run",
-// "--decrypt" for "decrypt this"; not after a negation ("without a diff"),
-// and never the switches that change how a tool talks rather than what it
-// does (--verbose, --color, --version).
-func bindSwitches(sk *bundle.Skill, params []bundle.Param, args map[string]any, text string) {
-	toks := tokens(text, "-_/")
-	stems := make([]string, len(toks))
-	for i, t := range toks {
-		stems[i] = bm25.Stem(t.low)
-	}
-	negatedAt := func(i int) bool {
-		for _, t := range toks[max(0, i-3):i] {
-			if negations[t.low] {
-				return true
-			}
-		}
-		return false
-	}
-	// A one-letter switch (Go's -d, -l, -w) is named by its help's key
-	// words instead: "-d display diffs instead of rewriting files" for
-	// "show me the diff". A word two switches' help share names neither.
-	keys := map[string][]string{}
-	owners := map[string]int{}
-	for _, w := range bm25.Tokenize(sk.ID + " " + sk.Name) {
-		owners[w] = 2 // the tool's own name names no switch
-	}
-	for _, p := range params {
-		if p.Type != "boolean" || len(p.Name) != 1 {
-			continue
-		}
-		seen := map[string]bool{}
-		for _, w := range bm25.Tokenize(p.Description) {
-			if !genericSwitchWords()[w] && len(w) >= 3 && !seen[w] {
-				seen[w] = true
-				keys[p.Name] = append(keys[p.Name], w)
-				owners[w]++
-			}
-		}
-	}
-	for _, p := range params {
-		if _, ok := args[p.Name]; ok || p.Type != "boolean" {
-			continue
-		}
-		if ks := keys[p.Name]; len(ks) > 0 {
-			for i, st := range stems {
-				if slices.Contains(ks, st) && owners[st] == 1 && !negatedAt(i) && !metaSwitches()[toks[i].low] {
-					args[p.Name] = true
-					break
-				}
-			}
-			continue
-		}
-		words := vocab.Words(p.Name)
-		if len(words) == 0 || len(strings.Join(words, "")) < 2 || hasAny(words, metaSwitches()) || words[0] == "no" || words[0] == "not" {
-			continue
-		}
-		want := make([]string, len(words))
-		for i, w := range words {
-			want[i] = bm25.Stem(w)
-		}
-		for i := 0; i+len(want) <= len(stems); i++ {
-			if !slices.Equal(stems[i:i+len(want)], want) {
-				continue
-			}
-			if !negatedAt(i) {
-				args[p.Name] = true
-				break
-			}
-		}
-	}
-}
-
-// genericSwitchWords (stemmed) say how a switch acts, not what it is
-// about: "display", "print", "file", "instead", "output".
-var genericSwitchWords = sync.OnceValue(func() map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(`display print write output result results file files instead source stdout stdin standard
-		input enable disable use set default mode only also just when whether will would rather than from into
-		format line lines each every one more less name names value values true false flag option options run
-		report show list print`) {
-		m[bm25.Stem(w)] = true
-	}
-	return m
-})
 
 var negations = map[string]bool{"no": true, "not": true, "without": true, "don't": true, "dont": true, "never": true, "nor": true, "don’t": true}
 
