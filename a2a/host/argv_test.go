@@ -156,3 +156,17 @@ func TestBuildArgv(t *testing.T) {
 		})
 	}
 }
+
+func TestUnnegated(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want string }{
+		{"Without decrypting it, what key was the file made for?", ", what key was the file made for?"},
+		{"Flatten it, but do not sort the keys. Then stop.", "Flatten it, but do . Then stop."},
+		{"Encrypt this file.", "Encrypt this file."},
+		{"No diff please", ""},
+	} {
+		if got := unnegated(tc.in); got != tc.want {
+			t.Errorf("unnegated(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -37,12 +37,15 @@ type BindCall struct {
 	// no language binding runs.
 	Args   map[string]any
 	Direct bool
+	trial  bool // a trial binding (see bindFirst): no file is written
 }
 
 // Binding is a binder's answer: the arguments and the evidence for each.
 type Binding struct {
 	Args  map[string]any
 	Trace []Evidence
+	// pasted: a parameter took the whole instruction, no value it states.
+	pasted bool
 }
 
 // Evidence says which step set an argument, to what, and from what: a
@@ -72,6 +75,7 @@ type bindState struct {
 	strs                      []bundle.Param
 	target                    string
 	from                      string // evidence a step states for what it set, or ""
+	pasted                    bool   // see Binding
 }
 
 func (s *bindState) unbound(p bundle.Param) bool { _, ok := s.args[p.Name]; return !ok }
@@ -145,7 +149,7 @@ func (r rulesBinder) Bind(_ context.Context, c *BindCall) (*Binding, error) {
 			return nil, err
 		}
 	}
-	return &Binding{Args: s.args, Trace: trace}, nil
+	return &Binding{Args: s.args, Trace: trace, pasted: s.pasted}, nil
 }
 
 func sortedKeys(m map[string]any) []string {
@@ -682,6 +686,7 @@ func stepText(s *bindState) error {
 	} else {
 		s.args[s.target] = v
 	}
+	s.pasted = !stated && !s.explicit
 	return nil
 }
 
@@ -707,6 +712,10 @@ func stepTextFile(s *bindState) error {
 			return nil // files came, none for it: the instruction is no file
 		}
 		name := safeName(p.Name+textExt(s.payload), "input.txt")
+		if s.trial {
+			s.args[p.Name] = filepath.Join(s.Workdir, name)
+			return nil
+		}
 		if err := os.WriteFile(filepath.Join(s.Workdir, name), []byte(s.payload), 0o644); err != nil {
 			return fmt.Errorf("save text input: %w", err)
 		}

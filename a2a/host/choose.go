@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/agentnet/agentnet/bundle"
@@ -19,7 +20,11 @@ var SkillMetadataKeys = []string{"skill", "skill_id", "skillId"}
 type choice struct {
 	skill *bundle.Skill
 	args  map[string]any // arguments the chooser filled (LLM), or nil
-	by    string         // "explicit", "only", "llm", "bm25"
+	by    string         // "explicit", "only", "llm", "bm25", "bm25+bind"
+	// next are the other skills BM25 found as likely, best first: when
+	// the chosen one's arguments cannot be bound from the message, the
+	// first of them whose can is run instead (see bindFirst).
+	next []*bundle.Skill
 }
 
 // choose picks the skill for a request: an explicit skill id wins; a bundle
@@ -51,9 +56,24 @@ func (h *Host) choose(ctx context.Context, req *request, files []string) (choice
 	for i, s := range skills {
 		docs[i] = skillText(&s)
 	}
-	// The instruction says which skill; content to work on (code, a
-	// table) would only add noise.
-	query := bm25.Query(req.words())
+	ranked := bm25.New(docs).Rank(skillQuery(req, files))
+	ch := choice{skill: &skills[ranked[0].Doc], by: "bm25"}
+	for _, r := range ranked[1:] {
+		// With words in common, the others that share some; with none,
+		// every skill, in the bundle's order.
+		if r.Score > 0 || ranked[0].Score == 0 {
+			ch.next = append(ch.next, &skills[r.Doc])
+		}
+	}
+	return ch, nil
+}
+
+// skillQuery is what BM25 ranks the skills against: the instruction's
+// words, less those in a clause after a negation ("without decrypting it,
+// …" asks for no decryption) — content to work on (code, a table) would
+// only add noise; failing words, the files' names and the data's keys.
+func skillQuery(req *request, files []string) string {
+	query := bm25.Query(unnegated(req.words()))
 	if strings.TrimSpace(req.words()) == "" {
 		query = bm25.Query(req.text)
 	}
@@ -63,8 +83,61 @@ func (h *Host) choose(ctx context.Context, req *request, files []string) (choice
 			query += " " + k
 		}
 	}
-	best := bm25.New(docs).Rank(query)[0]
-	return choice{skill: &skills[best.Doc], by: "bm25"}, nil
+	return query
+}
+
+// bindFirst keeps the chosen skill when the message binds its arguments
+// cleanly, else takes the first of the next likely skills whose arguments
+// it does: a skill that needs two files when one came, or whose required
+// setting the message does not state, is not what the message asks for.
+// When none binds cleanly the chosen one stays, to fail saying why.
+func bindFirst(ch choice, work string, req *request, saved []string) choice {
+	if len(ch.next) == 0 || bindsCleanly(ch.skill, work, req, saved) {
+		return ch
+	}
+	for _, sk := range ch.next {
+		if bindsCleanly(sk, work, req, saved) {
+			return choice{skill: sk, by: ch.by + "+bind"}
+		}
+	}
+	return ch
+}
+
+// bindsCleanly reports whether the rules bind every required argument of
+// sk from the message, valid by its schema, with every attached file used
+// and, beside attached files, no parameter given the whole instruction.
+func bindsCleanly(sk *bundle.Skill, work string, req *request, saved []string) bool {
+	c := callOf(sk, work, req, saved, nil)
+	c.trial = true
+	b, err := rulesBinder{}.Bind(context.Background(), c)
+	if err != nil || b.pasted && len(saved) > 0 || sk.Check(b.Args) != nil {
+		return false
+	}
+	for _, f := range saved {
+		if !usesFile(b.Args, filepath.Join(work, f)) {
+			return false
+		}
+	}
+	return true
+}
+
+// usesFile reports whether an argument (or an item of one) is path.
+func usesFile(args map[string]any, path string) bool {
+	for _, v := range args {
+		switch v := v.(type) {
+		case string:
+			if v == path {
+				return true
+			}
+		case []any:
+			for _, x := range v {
+				if x == path {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // skillText is what BM25 ranks a skill by.

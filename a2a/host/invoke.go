@@ -131,9 +131,12 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	if err != nil {
 		return nil, err
 	}
+	binder := h.binder(ch)
+	if binder.Name() == "rules" {
+		ch = bindFirst(ch, work, req, saved)
+	}
 	sk := ch.skill
 	h.log.Info("skill chosen", "task", req.taskID, "skill", sk.ID, "by", ch.by)
-	binder := h.binder(ch)
 	bound, err := binder.Bind(ctx, callOf(sk, work, req, saved, ch.args))
 	if err != nil {
 		return nil, err

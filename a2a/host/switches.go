@@ -56,11 +56,44 @@ func newReadWords(text string) readWords {
 			w.negated = append(w.negated, neg)
 			neg = neg || negations[t.low]
 		}
-		if end := strings.TrimRight(f, "\"'”’)]}"); end != "" && strings.ContainsRune(",;:.!?", rune(end[len(end)-1])) {
-			neg = false // the clause ends
+		if clauseEnd(f) != 0 {
+			neg = false
 		}
 	}
 	return w
+}
+
+// unnegated is text less its negations and the rest of their clauses
+// ("Without decrypting it, what key …?" is "what key …?"); the clauses'
+// ends stay.
+func unnegated(text string) string {
+	var b strings.Builder
+	neg := false
+	for _, f := range strings.Fields(text) {
+		toks := tokens(f, "")
+		starts := len(toks) > 0 && negations[toks[0].low]
+		neg = neg || starts
+		end := clauseEnd(f)
+		switch {
+		case !neg:
+			b.WriteString(f + " ")
+		case end != 0:
+			b.WriteString(string(end) + " ")
+		}
+		if end != 0 {
+			neg = false
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// clauseEnd is the punctuation that ends a clause at the end of word f
+// (past closing quotes and brackets), or 0.
+func clauseEnd(f string) byte {
+	if end := strings.TrimRight(f, "\"'”’)]}"); end != "" && strings.ContainsRune(",;:.!?", rune(end[len(end)-1])) {
+		return end[len(end)-1]
+	}
+	return 0
 }
 
 // negatedAt reports whether word i follows a negation closely.
