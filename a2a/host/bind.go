@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -416,7 +417,28 @@ func stepOutputName(s *bindState) error {
 // states (see bindNumbers).
 func stepNumbers(s *bindState) error {
 	if s.textual {
+		bindOrdinals(s.Skill, s.params, s.args, s.text)
 		bindNumbers(s.params, s.args, s.text)
+	}
+	return nil
+}
+
+// numberAs is n as p's schema takes it (an integer, a string, a list of
+// either), or nil.
+func numberAs(sk *bundle.Skill, p bundle.Param, n int) any {
+	switch p.Type {
+	case "integer", "number":
+		return int64(n)
+	case "string", "":
+		return strconv.Itoa(n)
+	case "array":
+		items, _ := propertyOf(sk, p.Name)["items"].(map[string]any)
+		switch items["type"] {
+		case "integer", "number":
+			return []any{int64(n)}
+		case "string", nil:
+			return []any{strconv.Itoa(n)}
+		}
 	}
 	return nil
 }

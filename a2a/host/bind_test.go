@@ -239,6 +239,16 @@ skills:
         csv: {type: boolean, description: Expect CSV input.}
         tsv: {type: boolean, description: Expect TSV input.}
     run: [load, --csv, "{{csv}}", --tsv, "{{tsv}}", "{{file}}"]
+  - id: pages
+    name: pages
+    description: Extract text from PDF files.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path}
+        page_numbers: {type: array, items: {type: integer}, x-role: setting, description: A list of page numbers to parse.}
+        maxpages: {type: integer, x-role: setting, description: The maximum number of pages to parse.}
+    run: [pages, --page-numbers, "{{page_numbers}}", --maxpages, "{{maxpages}}", "{{file}}"]
 `
 
 func TestBind(t *testing.T) {
@@ -309,6 +319,9 @@ func TestBind(t *testing.T) {
 			[]string{"rows.csv"}, map[string]any{"file": "@rows.csv", "csv": true}, []string{"tsv"}},
 		{"a format switch that reads a format stays off for another", "load", "Load the attached rows.",
 			[]string{"rows.txt"}, map[string]any{"file": "@rows.txt"}, []string{"csv", "tsv"}},
+
+		{"a place named by its ordinal into a list of numbers named for the thing", "pages", "I only need the second page of the attached minutes, as plain text.",
+			[]string{"minutes.pdf"}, map[string]any{"file": "@minutes.pdf", "page_numbers": []any{int64(2)}}, []string{"maxpages"}},
 
 		// Tokens of a kind.
 		{"the one listed value the text names into an optional setting", "sortver", "Increment 1.2.3 by a minor level.", nil,

@@ -24,7 +24,8 @@ type choice struct {
 	// next are the other skills BM25 found as likely, best first: when
 	// the chosen one's arguments cannot be bound from the message, the
 	// first of them whose can is run instead (see bindFirst).
-	next []*bundle.Skill
+	next  []*bundle.Skill
+	blind bool // BM25 found no word of the message in any skill
 }
 
 // choose picks the skill for a request: an explicit skill id wins; a bundle
@@ -57,7 +58,7 @@ func (h *Host) choose(ctx context.Context, req *request, files []string) (choice
 		docs[i] = skillText(&s)
 	}
 	ranked := bm25.New(docs).Rank(skillQuery(req, files))
-	ch := choice{skill: &skills[ranked[0].Doc], by: "bm25"}
+	ch := choice{skill: &skills[ranked[0].Doc], by: "bm25", blind: ranked[0].Score == 0}
 	for _, r := range ranked[1:] {
 		// With words in common, the others that share some; with none,
 		// every skill, in the bundle's order.
@@ -88,37 +89,94 @@ func skillQuery(req *request, files []string) string {
 
 // bindFirst keeps the chosen skill when the message binds its arguments
 // cleanly, else takes the first of the next likely skills whose arguments
-// it does: a skill that needs two files when one came, or whose required
-// setting the message does not state, is not what the message asks for.
-// When none binds cleanly the chosen one stays, to fail saying why.
+// it does: a skill that needs two files when one came, whose required
+// setting the message does not state, or that takes another kind of file,
+// is not what the message asks for. When the instruction shares no word
+// with any skill, one that works on the attached file (a required file
+// parameter takes it) goes before one that merely may. When none binds
+// cleanly the chosen one stays, to fail saying why.
 func bindFirst(ch choice, work string, req *request, saved []string) choice {
-	if len(ch.next) == 0 || bindsCleanly(ch.skill, work, req, saved) {
+	if len(ch.next) == 0 {
 		return ch
 	}
-	for _, sk := range ch.next {
-		if bindsCleanly(sk, work, req, saved) {
-			return choice{skill: sk, by: ch.by + "+bind"}
+	want := 1
+	if ch.blind {
+		want = 2
+	}
+	all := append([]*bundle.Skill{ch.skill}, ch.next...)
+	grades := make([]int, len(all))
+	for g := want; g >= 1; g-- {
+		for i, sk := range all {
+			if g == want {
+				grades[i] = bindGrade(sk, work, req, saved)
+			}
+			if grades[i] >= g {
+				if i == 0 {
+					return ch
+				}
+				return choice{skill: sk, by: ch.by + "+bind"}
+			}
 		}
 	}
 	return ch
 }
 
-// bindsCleanly reports whether the rules bind every required argument of
-// sk from the message, valid by its schema, with every attached file used
-// and, beside attached files, no parameter given the whole instruction.
-func bindsCleanly(sk *bundle.Skill, work string, req *request, saved []string) bool {
+// bindGrade says how well the rules bind sk's arguments from the message:
+// 0 not cleanly (a required argument missing or invalid by the schema, an
+// attached file unused or of a type its parameter does not take, the whole
+// instruction in a parameter beside attached files); 1 cleanly; 2 cleanly
+// with every attached file in a required parameter.
+func bindGrade(sk *bundle.Skill, work string, req *request, saved []string) int {
 	c := callOf(sk, work, req, saved, nil)
 	c.trial = true
 	b, err := rulesBinder{}.Bind(context.Background(), c)
 	if err != nil || b.pasted && len(saved) > 0 || sk.Check(b.Args) != nil {
-		return false
+		return 0
 	}
+	grade := 2
 	for _, f := range saved {
-		if !usesFile(b.Args, filepath.Join(work, f)) {
-			return false
+		full := filepath.Join(work, f)
+		p, ok := paramOf(sk, b.Args, full)
+		if !ok || !bundle.Accepts(takes(sk, p), mediaTypeOfFile(f, full)) {
+			return 0
+		}
+		if !p.Required {
+			grade = 1
 		}
 	}
-	return true
+	return grade
+}
+
+// takes are the media types file parameter p takes: those the bundle
+// gives, else those its name and description name, else, for a skill's
+// one input file, those the skill's description names for its input.
+func takes(sk *bundle.Skill, p bundle.Param) []string {
+	if len(p.Accepts) > 0 {
+		return p.Accepts
+	}
+	if a := bundle.DeriveAccepts(p); len(a) > 0 {
+		return a
+	}
+	inputs := 0
+	for _, q := range sk.ParamList() {
+		if q.Role == bundle.RoleInputFile {
+			inputs++
+		}
+	}
+	if inputs == 1 && p.Role == bundle.RoleInputFile {
+		return bundle.InputMediaTypes(sk.Description)
+	}
+	return nil
+}
+
+// paramOf is the parameter whose argument (or an item of it) is path.
+func paramOf(sk *bundle.Skill, args map[string]any, path string) (bundle.Param, bool) {
+	for _, p := range sk.ParamList() {
+		if usesFile(map[string]any{p.Name: args[p.Name]}, path) {
+			return p, true
+		}
+	}
+	return bundle.Param{}, false
 }
 
 // usesFile reports whether an argument (or an item of one) is path.

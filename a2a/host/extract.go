@@ -523,7 +523,6 @@ func numbersIn(toks []token) []number {
 // it is the only such parameter left, the text's one number that no
 // other parameter's name claims ("What is the ordinal of 193?").
 func bindNumbers(params []bundle.Param, args map[string]any, text string) {
-	bindOrdinals(params, args, text)
 	unbound := func(p bundle.Param) bool { _, ok := args[p.Name]; return !ok }
 	counted := false
 	for _, p := range params {
@@ -888,7 +887,6 @@ func namedOutput(text string, files []string) string {
 }
 
 var (
-	ordinalWords = map[string]int{"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}
 	ordinalRE    = lazyregexp.New(`^(\d+)(?:st|nd|rd|th)$`)
 	// indexNames are parameter names that pick one of several things by
 	// its position; their description says what things.
@@ -900,14 +898,15 @@ var (
 // thing ("--table 2"), or is an index whose description names it ("index:
 // which table, 1-based"). "The last" is left alone: its number depends on
 // the input.
-func bindOrdinals(params []bundle.Param, args map[string]any, text string) {
+func bindOrdinals(sk *bundle.Skill, params []bundle.Param, args map[string]any, text string) {
 	toks := tokens(text, "")
-	found := map[string][]int64{}
+	found := map[string][]int{}
 	for i := 1; i+1 < len(toks); i++ {
 		if toks[i-1].low != "the" {
 			continue
 		}
-		n, ok := ordinalWords[toks[i].low]
+		n := slices.Index(vocab.List("ordinal"), toks[i].low) + 1
+		ok := n > 0
 		if m := ordinalRE.FindStringSubmatch(toks[i].low); m != nil {
 			v, _ := strconv.Atoi(m[1])
 			n, ok = v, v > 0
@@ -918,10 +917,13 @@ func bindOrdinals(params []bundle.Param, args map[string]any, text string) {
 		noun := toks[i+1]
 		var owners []string
 		for _, p := range params {
-			if _, set := args[p.Name]; set || p.Type != "integer" {
+			if _, set := args[p.Name]; set || numberAs(sk, p, 1) == nil || p.IsPath() {
 				continue
 			}
-			named := slices.ContainsFunc(vocab.Words(p.Name), func(w string) bool { return len(w) > 2 && says(noun, w) })
+			named := slices.ContainsFunc(vocab.Words(p.Name), func(w string) bool { return len(w) > 2 && !vocab.Has("count", w) && says(noun, w) })
+			if p.Type != "integer" && (!named || p.Required || p.Role != bundle.RoleSetting) {
+				continue // a list or text of numbers: an optional setting named for the thing
+			}
 			described := indexNames[strings.ToLower(p.Name)] && slices.ContainsFunc(tokens(p.Description, ""), func(t token) bool {
 				return len(t.low) > 2 && says(noun, t.low)
 			})
@@ -930,12 +932,12 @@ func bindOrdinals(params []bundle.Param, args map[string]any, text string) {
 			}
 		}
 		if len(owners) == 1 {
-			found[owners[0]] = append(found[owners[0]], int64(n))
+			found[owners[0]] = append(found[owners[0]], n)
 		}
 	}
-	for name, vs := range found {
-		if len(vs) == 1 {
-			args[name] = vs[0]
+	for _, p := range params {
+		if vs := found[p.Name]; len(vs) == 1 {
+			args[p.Name] = numberAs(sk, p, vs[0])
 		}
 	}
 }

@@ -50,6 +50,12 @@ var media = sync.OnceValue(func() map[string][]string { return parse(mediaText) 
 // unknown name. The map is shared; do not modify it.
 func Set(name string) map[string]bool { return sets()[name] }
 
+// List returns the words of the named set in the order vocab.txt gives
+// them (the ordinals' place is their number); nil for an unknown name.
+func List(name string) []string { return lists()[name] }
+
+var lists = sync.OnceValue(func() map[string][]string { return parse(vocabText) })
+
 // SetNames lists the sets vocab.txt defines.
 func SetNames() []string {
 	var out []string
