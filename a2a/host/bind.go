@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agentnet/agentnet/bundle"

@@ -887,7 +887,7 @@ func namedOutput(text string, files []string) string {
 }
 
 var (
-	ordinalRE    = lazyregexp.New(`^(\d+)(?:st|nd|rd|th)$`)
+	ordinalRE = lazyregexp.New(`^(\d+)(?:st|nd|rd|th)$`)
 	// indexNames are parameter names that pick one of several things by
 	// its position; their description says what things.
 	indexNames = map[string]bool{"index": true, "idx": true, "nth": true, "n": true, "num": true, "number": true, "position": true, "pos": true}
