@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/vocab"
 )
 
@@ -92,6 +93,7 @@ type ruleStep struct {
 var ruleSteps = []ruleStep{
 	{"given", stepGiven},
 	{"data-part", stepData},
+	{"tuples", stepTuples},
 	{"file-names", stepFileNames},
 	{"attached-files", stepFiles},
 	{"output-name", stepOutputName},
@@ -260,7 +262,7 @@ func stepGiven(s *bindState) error {
 // over goes to the one list parameter that takes text or numbers when it
 // is the only one of each.
 func stepData(s *bindState) error {
-	var lists []string
+	var lists, left []string
 	for _, k := range sortedKeys(s.Data) {
 		if name := dataParam(s, k); name != "" {
 			if s.unbound(s.declared[name]) {
@@ -268,23 +270,102 @@ func stepData(s *bindState) error {
 			}
 			continue
 		}
+		left = append(left, k)
 		if _, ok := s.Data[k].([]any); ok {
 			lists = append(lists, k)
 		}
 	}
-	if len(lists) != 1 {
+	target := dataList(s)
+	switch {
+	case target == "":
+	case len(lists) == 1:
+		s.args[target] = asDeclared(propertyOf(s.Skill, target), s.Data[lists[0]])
+	case len(left) > 1 && s.declared[target].Required && onlyRequired(s, target):
+		// Values no parameter is named for, for the one required list
+		// of a function's arguments (geodesic(*points)): every one, in
+		// the order the instruction mentions their fields.
+		slices.SortStableFunc(left, func(a, b string) int { return mentionAt(s.text, a) - mentionAt(s.text, b) })
+		vals := make([]any, len(left))
+		for i, k := range left {
+			vals[i] = s.Data[k]
+		}
+		s.args[target] = vals
+		s.from = "the data part's fields " + strings.Join(left, ", ")
+	}
+	return nil
+}
+
+// stepTuples gives a function's one required list of arguments the
+// tuples of numbers the instruction writes in parentheses, in order:
+// "from (59.91, 10.75) to (60.39, 5.32)" is two points.
+func stepTuples(s *bindState) error {
+	target := dataList(s)
+	if !s.textual || target == "" || !s.declared[target].Required || !onlyRequired(s, target) || !takesTuples(s.Skill, target) {
 		return nil
 	}
+	var vals []any
+	for _, m := range tupleRE.FindAllStringSubmatch(s.text, -1) {
+		var tuple []any
+		for _, f := range strings.Split(m[1], ",") {
+			n, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil {
+				return nil
+			}
+			tuple = append(tuple, n)
+		}
+		vals = append(vals, tuple)
+	}
+	if len(vals) > 0 {
+		s.args[target] = vals
+	}
+	return nil
+}
+
+// takesTuples reports whether list parameter name may hold lists of
+// numbers: its items' type is unsaid, or a list.
+func takesTuples(sk *bundle.Skill, name string) bool {
+	items, _ := propertyOf(sk, name)["items"].(map[string]any)
+	t, _ := items["type"].(string)
+	return t == "" || t == "array"
+}
+
+var tupleRE = lazyregexp.New(`\((\s*[-+]?[0-9]+(?:\.[0-9]+)?(?:\s*,\s*[-+]?[0-9]+(?:\.[0-9]+)?)+\s*)\)`)
+
+// dataList is the skill's one unbound list parameter that takes values
+// (not files), or "".
+func dataList(s *bindState) string {
 	var target []string
 	for _, p := range s.params {
-		if p.Type == "array" && !p.IsFile() && (p.Role == bundle.RoleInputText || p.Role == bundle.RoleQuery) {
+		if p.Type == "array" && !p.IsFile() && p.Role != bundle.RoleOutput && p.Role != bundle.RoleSelector {
 			target = append(target, p.Name)
 		}
 	}
-	if len(target) == 1 && s.unbound(s.declared[target[0]]) {
-		s.args[target[0]] = asDeclared(propertyOf(s.Skill, target[0]), s.Data[lists[0]])
+	if len(target) != 1 || !s.unbound(s.declared[target[0]]) {
+		return ""
 	}
-	return nil
+	return target[0]
+}
+
+// onlyRequired reports whether name is the only required parameter still
+// unbound.
+func onlyRequired(s *bindState, name string) bool {
+	for _, p := range s.params {
+		if p.Required && p.Name != name && s.unbound(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// mentionAt is where the text first says word w as a word, or past its
+// end when it does not.
+func mentionAt(text, w string) int {
+	for i, t := range tokens(text, "") {
+		if t.low == strings.ToLower(w) {
+			return i
+		}
+	}
+	return len(text) + 1
 }
 
 // asDeclared gives a data value the type its parameter declares where

@@ -518,6 +518,57 @@ skills:
 	}
 }
 
+// Fields no parameter is named for give a function's one required list of
+// arguments every value, in the order the instruction mentions them.
+func TestBindDataArguments(t *testing.T) {
+	t.Parallel()
+	b, err := bundle.Parse("agent.yaml", []byte(`version: 1
+name: geo
+description: d
+skills:
+  - id: distance
+    name: distance
+    description: Calculate the distance between points.
+    params:
+      type: object
+      properties:
+        args: {type: array, x-role: setting}
+        unit: {type: string, x-role: setting}
+      required: [args]
+    run: [distance, "--args={{args}}", --unit, "{{unit}}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "How far is it from Oslo (59.9, 10.7) to Bergen (60.4, 5.3)?"
+	data := map[string]any{"to": []any{60.4, 5.3}, "from": []any{59.9, 10.7}, "unit": "km"}
+	args, err := bind(b.Skill("distance"), t.TempDir(), &request{text: text, instruction: text, data: data}, nil, nil)
+	if err != nil {
+		t.Fatalf("bind() error = %v", err)
+	}
+	want := map[string]any{"args": []any{[]any{59.9, 10.7}, []any{60.4, 5.3}}, "unit": "km"}
+	if diff := cmp.Diff(want, args); diff != "" {
+		t.Errorf("mismatch (-want +got):\n%s", diff)
+	}
+	data = map[string]any{"to": []any{60.4, 5.3}, "from": []any{59.9, 10.7}}
+	text = "How far is it between these two points, to and from?"
+	args, err = bind(b.Skill("distance"), t.TempDir(), &request{text: text, instruction: text, data: data}, nil, nil)
+	if err != nil {
+		t.Fatalf("bind() error = %v", err)
+	}
+	if diff := cmp.Diff([]any{[]any{60.4, 5.3}, []any{59.9, 10.7}}, args["args"]); diff != "" {
+		t.Errorf("mention order: mismatch (-want +got):\n%s", diff)
+	}
+	text = "How many miles is it from Sydney (-33.87, 151.21) to Auckland (-36.85, 174.76)?"
+	args, err = bind(b.Skill("distance"), t.TempDir(), &request{text: text, instruction: text}, nil, nil)
+	if err != nil {
+		t.Fatalf("bind() error = %v", err)
+	}
+	if diff := cmp.Diff([]any{[]any{-33.87, 151.21}, []any{-36.85, 174.76}}, args["args"]); diff != "" {
+		t.Errorf("tuples in the text: mismatch (-want +got):\n%s", diff)
+	}
+}
+
 // "A table named sales" names the table; a file parameter or a number is
 // never set this way, and two names leave the parameter alone.
 func TestBindCalled(t *testing.T) {
