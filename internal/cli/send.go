@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"mime"
@@ -27,6 +28,7 @@ const maxSendFile = 32 << 20
 // sendFlags are the options of send.
 type sendFlags struct {
 	files   []string
+	data    string
 	skill   string
 	out     string
 	timeout time.Duration
@@ -59,12 +61,13 @@ func newSendCmd(env *Env) *cobra.Command {
 		Use:   "send URL TEXT",
 		Short: "Send one message to an A2A agent, print its answer and save its files",
 		Long: `Send resolves the agent card at URL (/.well-known/agent-card.json), sends TEXT
-as one message (with each --file attached, and --skill in its metadata to name
-the skill), waits for the task to end and prints the answer's text. Files the
+as one message (with each --file attached, --data as a data part, and --skill
+in its metadata to name the skill), waits for the task to end and prints the answer's text. Files the
 agent answers with are saved under --out by their base name, never over an
 existing file. The exit status is 1 when the task did not complete.`,
 		Example: `  agentnet send http://127.0.0.1:9001/ "word frequencies of this text" --file notes.txt
-  agentnet send http://127.0.0.1:9001/ "resize to 64 pixels wide" --file photo.png --skill resize --out thumbs/`,
+  agentnet send http://127.0.0.1:9001/ "resize to 64 pixels wide" --file photo.png --skill resize --out thumbs/
+  agentnet send http://127.0.0.1:9001/ "distance between these points" --data '{"from": [59.91, 10.75], "to": [60.39, 5.32]}'`,
 		Args: exactArgs(2, "URL", "TEXT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runSend(cmd.Context(), env, args[0], args[1], f)
@@ -72,6 +75,7 @@ existing file. The exit status is 1 when the task did not complete.`,
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&f.files, "file", nil, "attach `FILE` to the message (repeatable)")
+	fl.StringVar(&f.data, "data", "", "attach a data part: a JSON `OBJECT` (its fields bind the skill's parameters by name; {\"skill\": ID, \"arguments\": {...}} calls a skill with exactly those arguments)")
 	fl.StringVar(&f.skill, "skill", "", "name the skill (its id on the card) in the message metadata")
 	fl.StringVar(&f.out, "out", ".", "save the files of the answer in `DIR`")
 	fl.DurationVar(&f.timeout, "timeout", 5*time.Minute, "bound on the whole exchange")
@@ -138,6 +142,18 @@ func sendMessage(url, text string, f sendFlags) (*a2a.Message, error) {
 			return nil, usageError("send: --file %s: %v", path, err)
 		}
 		parts = append(parts, p)
+	}
+	if f.data != "" {
+		var obj map[string]any
+		dec := json.NewDecoder(strings.NewReader(f.data))
+		if err := dec.Decode(&obj); err != nil || obj == nil || dec.More() {
+			why := "want one JSON object"
+			if err != nil {
+				why = err.Error()
+			}
+			return nil, usageError("send: --data: %s", why)
+		}
+		parts = append(parts, a2a.NewDataPart(obj))
 	}
 	msg := a2a.NewMessage(a2a.MessageRoleUser, parts...)
 	if f.skill != "" {
