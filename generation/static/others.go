@@ -175,9 +175,17 @@ func repoHasDir(r *repo, dir string) bool {
 }
 
 // leadingComment returns the comment block at the top of a script or
-// source file, without the shebang and comment markers.
+// source file, without the shebang and comment markers, and without the
+// title lines before its prose: a lone word (the program's name), a bare
+// URL, a copyright or license notice.
 func leadingComment(src string) string {
 	var out []string
+	add := func(c string) {
+		if strings.Join(out, "") == "" && titleLine(c) {
+			return
+		}
+		out = append(out, c)
+	}
 	for i, ln := range strings.Split(src, "\n") {
 		t := strings.TrimSpace(ln)
 		if i == 0 && strings.HasPrefix(t, "#!") {
@@ -185,9 +193,9 @@ func leadingComment(src string) string {
 		}
 		switch {
 		case strings.HasPrefix(t, "#"):
-			out = append(out, strings.TrimSpace(strings.TrimLeft(t, "#")))
+			add(strings.TrimSpace(strings.TrimLeft(t, "#")))
 		case strings.HasPrefix(t, "//"):
-			out = append(out, strings.TrimSpace(strings.TrimPrefix(t, "//")))
+			add(strings.TrimSpace(strings.TrimPrefix(t, "//")))
 		case t == "" && len(out) == 0:
 			continue
 		case strings.HasPrefix(t, "\"use strict\"") || strings.HasPrefix(t, "'use strict'"):
@@ -198,6 +206,14 @@ func leadingComment(src string) string {
 	}
 	return strings.TrimSpace(strings.Join(out, "\n"))
 }
+
+// titleLine reports whether a comment line heads a file rather than says
+// what it does: one word, a URL, a copyright or license line.
+func titleLine(c string) bool {
+	return !strings.ContainsAny(c, " \t") || titleLineRE.MatchString(c)
+}
+
+var titleLineRE = lazyregexp.New(`(?i)^(?:https?://\S+$|copyright\b|\(c\)|©|spdx-license-identifier:|licensed under\b|all rights reserved)`)
 
 var (
 	makeTargetRE = lazyregexp.New(`^([A-Za-z0-9][A-Za-z0-9_.-]*)\s*:([^=]|$)(.*)$`)

@@ -79,3 +79,20 @@ func TestMakePrograms(t *testing.T) {
 		}
 	}
 }
+
+// A script's header comment says what it does after its title lines: the
+// program's name, its URL, a copyright notice are not its description.
+func TestLeadingCommentTitle(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ src, want string }{
+		{"#!/usr/bin/env bash\n#\n# tally\n# https://example.org/tally\n#\n# Counts words in a set of files.\n#\n# More prose.\nset -e\n",
+			"Counts words in a set of files.\n\nMore prose."},
+		{"// Copyright 2021 The Authors. All rights reserved.\n// SPDX-License-Identifier: MIT\n//\n// Resize shrinks images.\npackage main\n",
+			"Resize shrinks images."},
+		{"# Resize images to a width.\n# see\n# https://example.org\nx=1\n", "Resize images to a width.\nsee\nhttps://example.org"},
+	} {
+		if got := leadingComment(tc.src); got != tc.want {
+			t.Errorf("leadingComment(%q) = %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}
