@@ -188,6 +188,13 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		}
 		return nil, fmt.Errorf("%w: %s", ErrNoEntryPoints, inventory(r))
 	}
+	for _, t := range tools {
+		if t.Doc == "" && t.Summary == "" && t.Name != "" {
+			// A program whose source says nothing of itself may have a
+			// man page in the repository that does.
+			t.Doc = manDescription(r, t.Name)
+		}
+	}
 	text, _ := readme(r)
 
 	env := append(append([]string{}, opts.Env...), "PYTHONDONTWRITEBYTECODE=1")

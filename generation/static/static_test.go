@@ -666,3 +666,23 @@ func TestDeclaredName(t *testing.T) {
 		t.Errorf("bundle name = %q, want doctools", res.Bundle.Name)
 	}
 }
+
+// TestManPageDescribes: a program whose help and source say nothing of what
+// it does is described by its man page in the repository.
+func TestManPageDescribes(t *testing.T) {
+	t.Parallel()
+	dir := writeRepo(t, map[string]string{
+		"peek": "x:#!/bin/sh\ncase \"$1\" in --help) echo 'Usage: peek [--json] [INPUT]'; echo; echo 'Options:'; echo '  --json  Output JSON.'; exit 0;; esac\nhead -c 16 \"$1\" | od -c\n",
+		"doc/peek.1": ".TH PEEK 1\n.SH NAME\npeek \\- show the header of a sealed file\n.SH DESCRIPTION\n.B peek\nreads a sealed file and displays metadata about it without opening it.\n.SH OPTIONS\n",
+	})
+	res, err := Generate(t.Context(), dir, Options{Name: "peek", ProbeTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	if len(res.Bundle.Skills) != 1 {
+		t.Fatalf("skills = %d, want 1", len(res.Bundle.Skills))
+	}
+	if d := res.Bundle.Skills[0].Description; !strings.Contains(d, "Show the header of a sealed file") || strings.Contains(d, "Options:") {
+		t.Errorf("description = %q, want the man page's", d)
+	}
+}
