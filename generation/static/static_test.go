@@ -672,7 +672,7 @@ func TestDeclaredName(t *testing.T) {
 func TestManPageDescribes(t *testing.T) {
 	t.Parallel()
 	dir := writeRepo(t, map[string]string{
-		"peek": "x:#!/bin/sh\ncase \"$1\" in --help) echo 'Usage: peek [--json] [INPUT]'; echo; echo 'Options:'; echo '  --json  Output JSON.'; exit 0;; esac\nhead -c 16 \"$1\" | od -c\n",
+		"peek":       "x:#!/bin/sh\ncase \"$1\" in --help) echo 'Usage: peek [--json] [INPUT]'; echo; echo 'Options:'; echo '  --json  Output JSON.'; exit 0;; esac\nhead -c 16 \"$1\" | od -c\n",
 		"doc/peek.1": ".TH PEEK 1\n.SH NAME\npeek \\- show the header of a sealed file\n.SH DESCRIPTION\n.B peek\nreads a sealed file and displays metadata about it without opening it.\n.SH OPTIONS\n",
 	})
 	res, err := Generate(t.Context(), dir, Options{Name: "peek", ProbeTimeout: 5 * time.Second})
