@@ -1,12 +1,15 @@
 package static
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agentnet/agentnet/internal/lazyregexp"
+	"github.com/agentnet/agentnet/internal/proc"
 )
 
 var helpMentionRE = lazyregexp.New(`(?i)usage|--help|-h\b`)
@@ -103,6 +106,11 @@ func shellTools(r *repo) (tools []*Tool, notes []string) {
 		if len(head) >= maxScript {
 			notes = append(notes, fmt.Sprintf("%s: only its first %d MiB were read", f, maxScript>>20))
 		}
+		if why := shellSyntax(r.root, shell, f); why != "" {
+			// Its check would fail the whole bundle at setup.
+			notes = append(notes, fmt.Sprintf("%s: left out: its check %q fails: %s", f, shell+" -n "+f, why))
+			continue
+		}
 		t := &Tool{Name: name, Kind: "shell", Source: f, Prog: prog, Check: check, Root: &Command{}, Doc: leadingComment(text)}
 		if !helpMentionRE.MatchString(text) {
 			// No help to ask for: the check only proves the script parses.
@@ -114,6 +122,21 @@ func shellTools(r *repo) (tools []*Tool, notes []string) {
 		return boolRank(namedLikeRepo(b.Name, r.name)) - boolRank(namedLikeRepo(a.Name, r.name))
 	})
 	return tools, notes
+}
+
+// shellSyntax runs the shell's syntax check of script f (relative to
+// dir): "" when it passes, else the first line it printed.
+func shellSyntax(dir, shell, f string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res := proc.Run(ctx, proc.Spec{Argv: []string{shell, "-n", f}, Dir: dir, Timeout: 10 * time.Second, MaxOutput: 64 << 10})
+	if res.ExitCode == 0 && !res.TimedOut {
+		return ""
+	}
+	if res.TimedOut {
+		return "it did not finish"
+	}
+	return errorLine(string(res.Stderr) + string(res.Stdout))
 }
 
 // namedLikeRepo reports whether a program is named like the repository

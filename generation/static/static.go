@@ -630,6 +630,11 @@ func probe(ctx context.Context, dir, bdir string, t *Tool, env []string, timeout
 		if check == nil {
 			return fmt.Errorf("%s --help exits with status %d, and nothing else shows the program runs", cmdline, status)
 		}
+		// The check is the bundle's: one that fails here would fail the
+		// whole bundle at its setup, so the tool is left out instead.
+		if res := proc.Run(ctx, proc.Spec{Argv: check, Dir: dir, Env: env, Timeout: timeout, MaxOutput: 64 << 10}); res.ExitCode != 0 || res.TimedOut {
+			return fmt.Errorf("%s --help exits with status %d, and its check %q fails: %s", cmdline, status, strings.Join(check, " "), errorLine(string(res.Stderr)+string(res.Stdout)))
+		}
 		t.Check = check
 	}
 	if h == nil {

@@ -54,6 +54,8 @@ func TestGenerateLeavesOutNonTools(t *testing.T) {
 		// bash, not sh: arrays
 		"tally.sh":     "#!/bin/bash\n# Tally the arguments.\nitems=(\"$@\")\necho \"${#items[@]}\"\n",
 		"benchmark.sh": "#!/bin/sh\n# usage: benchmark.sh\necho timing\n",
+		// its shell cannot read it: its check would fail the bundle
+		"broken.sh": "#!/bin/sh\n# Summarise a log file.\nsummary() {\n  if [ -n \"$1\" ]; then\n    grep -c x \"$1\"\n  }\nsummary \"$@\"\n",
 		// reads no argument and no input: checks the repo's own docs
 		"checklinks.sh": "#!/bin/bash\n# Check the links of the docs.\nfor f in docs/*.md; do markdown-link-check -q \"$f\"; done\n",
 		"plot_results.py": "def extract_version(command: str) -> str:\n    \"\"\"Extract the version from a command line.\"\"\"\n    return command.split()[-1]\n\n" +
@@ -72,7 +74,7 @@ func TestGenerateLeavesOutNonTools(t *testing.T) {
 		t.Errorf("skills = %v, want %v (notes %q)", ids, want, res.Notes)
 	}
 	notes := strings.Join(res.Notes, "\n")
-	for _, want := range []string{"--help did not exit within 2s", "--help failed without a usage: failed to open constants file"} {
+	for _, want := range []string{"--help did not exit within 2s", "--help failed without a usage: failed to open constants file", `its check "sh -n broken.sh" fails`} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes = %q, want one saying %q", res.Notes, want)
 		}
