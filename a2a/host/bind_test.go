@@ -228,7 +228,8 @@ skills:
         stream: {type: boolean, description: Treat each line of input as a separate JSON object.}
         reverse: {type: boolean, description: Turn assignments back into JSON.}
         json: {type: boolean, description: Represent the assignments as a JSON stream.}
-    run: [flat, --stream, "{{stream}}", --reverse, "{{reverse}}", --json, "{{json}}", "{{file}}"]
+        values: {type: boolean, description: Print just the values of provided assignments.}
+    run: [flat, --stream, "{{stream}}", --reverse, "{{reverse}}", --json, "{{json}}", --values, "{{values}}", "{{file}}"]
   - id: load
     name: load
     description: Insert rows into a database table.
@@ -311,6 +312,10 @@ func TestBind(t *testing.T) {
 			[]string{"log.ndjson"}, map[string]any{"file": "@log.ndjson", "stream": true}, []string{"reverse", "json"}},
 		{"a switch whose help the text restates, in two sentences", "flat", "The attached file lists assignments. Turn it back into the JSON document.",
 			[]string{"flat.txt"}, map[string]any{"file": "@flat.txt", "reverse": true}, []string{"stream"}},
+		{"a switch named for many, said in the plural", "flat", "Print only the values of the attached file.",
+			[]string{"doc.json"}, map[string]any{"file": "@doc.json", "values": true}, nil},
+		{"a switch named for many, said of one", "flat", "Flatten the attached file into one line per value with its full path.",
+			[]string{"doc.json"}, map[string]any{"file": "@doc.json"}, []string{"values"}},
 		{"one word of a switch's help sets nothing", "flat", "Flatten the attached JSON object.",
 			[]string{"doc.json"}, map[string]any{"file": "@doc.json"}, []string{"stream", "reverse", "json"}},
 		{"a restated help after a negation sets nothing", "flat", "Flatten the attached file, without treating each line as a separate JSON object.",

@@ -128,11 +128,19 @@ func (w readWords) namesSwitch(name string) bool {
 		want[i] = bm25.Stem(x)
 	}
 	for i := 0; i+len(want) <= len(w.stems); i++ {
-		if slices.Equal(w.stems[i:i+len(want)], want) && !w.negatedAt(i) {
+		if slices.Equal(w.stems[i:i+len(want)], want) && !w.negatedAt(i) && !oneOf(words, w.toks[i+len(want)-1].low) {
 			return true
 		}
 	}
 	return false
+}
+
+// oneOf reports whether the text's word t says one of what a switch named
+// for many ("--values", "--keys") is about: "one line per value" asks for
+// no --values.
+func oneOf(words []string, t string) bool {
+	last := words[len(words)-1]
+	return len(last) > 3 && strings.HasSuffix(last, "s") && t == strings.TrimSuffix(last, "s")
 }
 
 // restates: the text says at least three of the words of the switch's
