@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
@@ -78,6 +80,7 @@ type bindState struct {
 	target                    string
 	from                      string // evidence a step states for what it set, or ""
 	pasted                    bool   // see Binding
+	textFrom                  string // the attached file the payload is the text of, or ""
 }
 
 func (s *bindState) unbound(p bundle.Param) bool { _, ok := s.args[p.Name]; return !ok }
@@ -208,6 +211,9 @@ func (s *bindState) evidence(step, k string) string {
 	}
 	if c := strings.TrimSpace(s.Content); c != "" && strings.TrimSpace(str) == c {
 		return "the text given to work on"
+	}
+	if s.textFrom != "" && str == s.payload {
+		return "the text of attached file " + s.textFrom
 	}
 	if i := strings.Index(s.Instruction, str); i >= 0 && str != "" {
 		return fmt.Sprintf("instruction[%d:%d] %q", i, i+len(str), str)
@@ -575,6 +581,14 @@ func stepTarget(s *bindState) error {
 	}
 	s.payload, s.explicit = s.Content, true
 	if strings.TrimSpace(s.payload) == "" {
+		// An attached text file no parameter took is the text to work on
+		// of a skill that takes its input as text (a JSON document for a
+		// function's object argument).
+		if text, name := unusedTextFile(s); text != "" && slices.ContainsFunc(requiredOf(s.strs), func(p bundle.Param) bool { return p.Role == bundle.RoleInputText }) {
+			s.payload, s.textFrom = text, name
+		}
+	}
+	if strings.TrimSpace(s.payload) == "" {
 		s.payload, s.explicit = s.text, false
 		if c := inlineContent(s.text); c != "" && len(s.Files) == 0 {
 			s.payload, s.explicit, s.inline = c, true, true
@@ -791,6 +805,36 @@ func stepText(s *bindState) error {
 	}
 	s.pasted = !stated && !s.explicit
 	return nil
+}
+
+// maxTextFile bounds an attached file read as the text to work on.
+const maxTextFile = 256 << 10
+
+// unusedTextFile returns the text of the one attached file no argument
+// holds, when there is one and it is text (UTF-8, no NUL, at most
+// maxTextFile bytes), and its name.
+func unusedTextFile(s *bindState) (string, string) {
+	var name string
+	for _, f := range s.Files {
+		if !usesFile(s.args, filepath.Join(s.Workdir, f)) {
+			if name != "" {
+				return "", ""
+			}
+			name = f
+		}
+	}
+	if name == "" {
+		return "", ""
+	}
+	fi, err := os.Stat(filepath.Join(s.Workdir, name))
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxTextFile || fi.Size() == 0 {
+		return "", ""
+	}
+	data, err := os.ReadFile(filepath.Join(s.Workdir, name))
+	if err != nil || !utf8.Valid(data) || bytes.IndexByte(data, 0) >= 0 {
+		return "", ""
+	}
+	return string(data), name
 }
 
 // stepTextFile makes the text a file of its own for a required path

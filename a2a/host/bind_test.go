@@ -240,6 +240,16 @@ skills:
         csv: {type: boolean, description: Expect CSV input.}
         tsv: {type: boolean, description: Expect TSV input.}
     run: [load, --csv, "{{csv}}", --tsv, "{{tsv}}", "{{file}}"]
+  - id: encode
+    name: encode
+    description: Pack object o and return packed bytes.
+    params:
+      type: object
+      properties:
+        o: {type: string, x-role: input-text}
+        level: {type: string, x-role: setting}
+      required: [o]
+    run: [encode, --o, "{{o}}", --level, "{{level}}"]
   - id: pages
     name: pages
     description: Extract text from PDF files.
@@ -327,6 +337,9 @@ func TestBind(t *testing.T) {
 
 		{"a place named by its ordinal into a list of numbers named for the thing", "pages", "I only need the second page of the attached minutes, as plain text.",
 			[]string{"minutes.pdf"}, map[string]any{"file": "@minutes.pdf", "page_numbers": []any{int64(2)}}, []string{"maxpages"}},
+
+		{"an attached text file no parameter takes is the text of a skill that takes text", "encode", "Encode the attached configuration.",
+			[]string{"conf.json"}, map[string]any{"o": "x\n"}, []string{"level"}},
 
 		// Tokens of a kind.
 		{"the one listed value the text names into an optional setting", "sortver", "Increment 1.2.3 by a minor level.", nil,
