@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"mime"
 	"path/filepath"
 	"strings"
 
@@ -137,7 +138,8 @@ func bindGrade(sk *bundle.Skill, work string, req *request, saved []string) int 
 	for _, f := range saved {
 		full := filepath.Join(work, f)
 		p, ok := paramOf(sk, b.Args, full)
-		if !ok || !bundle.Accepts(takes(sk, p), mediaTypeOfFile(f, full)) {
+		mt, _, _ := mime.ParseMediaType(mediaTypeOfFile(f, full)) // "text/csv; charset=utf-8"
+		if !ok || !bundle.Accepts(takes(sk, p), mt) {
 			return 0
 		}
 		if !p.Required {
