@@ -226,8 +226,42 @@ func (d *Runtime) start(ctx context.Context, spec deploy.Spec, b *bundle.Bundle,
 		return nil, false, fmt.Errorf("up %s: %w", spec.Name, err)
 	}
 	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	cfg, hc := agentContainer(spec.Name, b.Dir, imageRef, bundleInImage, netID, url, port)
+	sigVar, err := d.cfg.CardSignaturesVar(b, url)
+	if err != nil {
+		return nil, false, fmt.Errorf("up %s: %w", spec.Name, err)
+	}
+	if sigVar != "" {
+		cfg.Env = append(cfg.Env, sigVar)
+	}
+	name := "agentnet-" + agentimg.Sanitize(spec.Name) + "-" + agentimg.RandomSuffix()
+	created, err := d.api.ContainerCreate(ctx, cfg, hc, nil, nil, name)
+	if err != nil {
+		return nil, networkGone(err), fmt.Errorf("up %s: create container: %w", spec.Name, err)
+	}
+	id := created.ID
+	remove := func() {
+		_ = d.api.ContainerRemove(context.WithoutCancel(ctx), id, container.RemoveOptions{Force: true})
+	}
+	if err := d.api.ContainerStart(ctx, id, container.StartOptions{}); err != nil {
+		remove()
+		msg := err.Error()
+		clash := strings.Contains(msg, "already allocated") || strings.Contains(msg, "address already in use") || networkGone(err)
+		return nil, clash, fmt.Errorf("up %s: start container: %w", spec.Name, err)
+	}
+	a := &deploy.Agent{Name: spec.Name, URL: url, Runtime: d.Name(), Bundle: b.Dir, ID: id, Started: time.Now().UTC()}
+	if err := d.waitCard(ctx, a, remove); err != nil {
+		return nil, false, err
+	}
+	return a, false, nil
+}
+
+// agentContainer is the configuration of the container of the agent name
+// (of the bundle at bundleDir): the image's host serving on the port
+// published on loopback, on the network netID, with its containment.
+func agentContainer(name, bundleDir, imageRef, bundleInImage, netID, url string, port int) (*container.Config, *container.HostConfig) {
 	cport := nat.Port(dockerPort + "/tcp")
-	labels := map[string]string{LabelManaged: "true", LabelRole: "agent", LabelAgent: spec.Name, LabelBundle: b.Dir}
+	labels := map[string]string{LabelManaged: "true", LabelRole: "agent", LabelAgent: name, LabelBundle: bundleDir}
 	cfg := &container.Config{
 		Image: imageRef,
 		// Files are answered inline: the URL a container serves them at
@@ -253,30 +287,13 @@ func (d *Runtime) start(ctx context.Context, spec deploy.Spec, b *bundle.Bundle,
 			PidsLimit: ptr(int64(Pids)),
 		},
 	}
-	sigVar, err := d.cfg.CardSignaturesVar(b, url)
-	if err != nil {
-		return nil, false, fmt.Errorf("up %s: %w", spec.Name, err)
-	}
-	if sigVar != "" {
-		cfg.Env = append(cfg.Env, sigVar)
-	}
-	name := "agentnet-" + agentimg.Sanitize(spec.Name) + "-" + agentimg.RandomSuffix()
-	created, err := d.api.ContainerCreate(ctx, cfg, hc, nil, nil, name)
-	if err != nil {
-		return nil, networkGone(err), fmt.Errorf("up %s: create container: %w", spec.Name, err)
-	}
-	id := created.ID
-	remove := func() {
-		_ = d.api.ContainerRemove(context.WithoutCancel(ctx), id, container.RemoveOptions{Force: true})
-	}
-	if err := d.api.ContainerStart(ctx, id, container.StartOptions{}); err != nil {
-		remove()
-		msg := err.Error()
-		clash := strings.Contains(msg, "already allocated") || strings.Contains(msg, "address already in use") || networkGone(err)
-		return nil, clash, fmt.Errorf("up %s: start container: %w", spec.Name, err)
-	}
-	a := &deploy.Agent{Name: spec.Name, URL: url, Runtime: d.Name(), Bundle: b.Dir, ID: id, Started: time.Now().UTC()}
+	return cfg, hc
+}
 
+// waitCard waits for the card of the started agent a; when it does not
+// answer in time, or the container exits first, or ctx ends, it calls
+// remove and fails.
+func (d *Runtime) waitCard(ctx context.Context, a *deploy.Agent, remove func()) error {
 	deadline := time.NewTimer(d.cfg.ReadyTimeout)
 	defer deadline.Stop()
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -285,22 +302,22 @@ func (d *Runtime) start(ctx context.Context, spec deploy.Spec, b *bundle.Bundle,
 		select {
 		case <-ctx.Done():
 			remove()
-			return nil, false, ctx.Err()
+			return ctx.Err()
 		case <-deadline.C:
-			logs := d.logTail(ctx, id)
+			logs := d.logTail(ctx, a.ID)
 			remove()
-			return nil, false, fmt.Errorf("up %s: no card at %s within %s%s", spec.Name, url, d.cfg.ReadyTimeout, logs)
+			return fmt.Errorf("up %s: no card at %s within %s%s", a.Name, a.URL, d.cfg.ReadyTimeout, logs)
 		case <-tick.C:
-			if deploy.CardAnswers(ctx, url) == nil {
-				return a, false, nil
+			if deploy.CardAnswers(ctx, a.URL) == nil {
+				return nil
 			}
 			if n%10 != 9 {
 				continue
 			}
-			if info, err := d.api.ContainerInspect(ctx, id); err == nil && info.State != nil && !info.State.Running {
-				logs := d.logTail(ctx, id)
+			if info, err := d.api.ContainerInspect(ctx, a.ID); err == nil && info.State != nil && !info.State.Running {
+				logs := d.logTail(ctx, a.ID)
 				remove()
-				return nil, false, fmt.Errorf("up %s: the container exited (status %d) before its card answered%s", spec.Name, info.State.ExitCode, logs)
+				return fmt.Errorf("up %s: the container exited (status %d) before its card answered%s", a.Name, info.State.ExitCode, logs)
 			}
 		}
 	}

@@ -607,8 +607,26 @@ func (s *Runtime) ensureGateway(ctx context.Context, nodeID string) (string, err
 	if err != nil {
 		return "", err
 	}
+	spec := gatewayService(ref, nodeID, port)
+	created, err := s.api.ServiceCreate(ctx, spec, swarm.ServiceCreateOptions{})
+	if err != nil {
+		return "", fmt.Errorf("create the gateway service: %w", err)
+	}
+	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
+	if err := s.waitGateway(ctx, url); err != nil {
+		err = fmt.Errorf("%w%s", err, s.taskErrors(ctx, created.ID))
+		s.removeService(context.WithoutCancel(ctx), created.ID)
+		return "", err
+	}
+	return url, nil
+}
+
+// gatewayService is the service spec of the gateway: the image ref (agentnet
+// alone) running "fleet gateway", pinned to the node nodeID, on both
+// networks, its port published on the node in host mode.
+func gatewayService(ref, nodeID string, port int) swarm.ServiceSpec {
 	labels := map[string]string{agentimg.LabelManaged: "true", agentimg.LabelRole: "gateway"}
-	spec := swarm.ServiceSpec{
+	return swarm.ServiceSpec{
 		Annotations: swarm.Annotations{Name: Gateway, Labels: labels},
 		TaskTemplate: swarm.TaskSpec{
 			ContainerSpec: &swarm.ContainerSpec{
@@ -627,17 +645,6 @@ func (s *Runtime) ensureGateway(ctx context.Context, nodeID string) (string, err
 		EndpointSpec: &swarm.EndpointSpec{Ports: []swarm.PortConfig{{Protocol: swarm.PortConfigProtocolTCP,
 			TargetPort: 8080, PublishedPort: uint32(port), PublishMode: swarm.PortConfigPublishModeHost}}},
 	}
-	created, err := s.api.ServiceCreate(ctx, spec, swarm.ServiceCreateOptions{})
-	if err != nil {
-		return "", fmt.Errorf("create the gateway service: %w", err)
-	}
-	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
-	if err := s.waitGateway(ctx, url); err != nil {
-		err = fmt.Errorf("%w%s", err, s.taskErrors(ctx, created.ID))
-		s.removeService(context.WithoutCancel(ctx), created.ID)
-		return "", err
-	}
-	return url, nil
 }
 
 func gatewayURL(g swarm.Service) (string, error) {
