@@ -19,6 +19,7 @@ import (
 
 	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/docker"
 	_ "github.com/agentnet/agentnet/deploy/runtimes" // every runtime, for deploy.Open
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/internal/fetchpolicy"
@@ -132,7 +133,7 @@ type run struct {
 	fileKey []byte // shared by the run's agents and chains (fetchpolicy)
 
 	bar      *progress
-	jobs     *deploy.Jobs // coding agents and hidden tests in containers (docker runtime); nil otherwise
+	jobs     *docker.Jobs // coding agents and hidden tests in containers (docker runtime); nil otherwise
 	llm      *llm.Client
 	matcher  eval.SkillMatcher // the skill matcher: the llm one with --judge llm
 	registry *registry.Server

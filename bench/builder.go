@@ -11,6 +11,8 @@ import (
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/docker"
+	"github.com/agentnet/agentnet/deploy/swarm"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/tasks"
@@ -33,18 +35,18 @@ const (
 	submitDir    = "submissions" // in builderDir: every accepted submission, as submitted
 )
 
-var _ generation.Sandbox = (*deploy.Sandbox)(nil)
+var _ generation.Sandbox = (*docker.Sandbox)(nil)
 
 // openJobs returns the containers of the coding agents and hidden tests for
 // the runtime: with docker, they are contained as the agents are; with
 // swarm, as Swarm jobs with the same containment; with any other runtime
 // they run as local processes (nil).
-func openJobs(runtime string, env []string) (*deploy.Jobs, error) {
-	open := deploy.NewJobs
+func openJobs(runtime string, env []string) (*docker.Jobs, error) {
+	open := docker.NewJobs
 	switch runtime {
 	case "docker":
 	case "swarm":
-		open = deploy.NewSwarmJobs
+		open = swarm.NewJobs
 	default:
 		return nil, nil
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/agentnet/agentnet/cards"
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/docker"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/orchestrator"
@@ -173,7 +174,7 @@ func (r *run) commission(ctx context.Context, c *tasks.Case) (eval.TaskResult, e
 // hidden tests. It is safe for concurrent use on different deliveries.
 type evaluator struct {
 	rt          deploy.Runtime
-	jobs        *deploy.Jobs // runs the hidden tests beside docker agents; nil: local processes
+	jobs        *docker.Jobs // runs the hidden tests beside docker agents; nil: local processes
 	judge       eval.Judge
 	registryURL string // the registry that validates each delivery's card
 	suiteDir    string

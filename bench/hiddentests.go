@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/docker"
 	"github.com/agentnet/agentnet/eval"
 	"github.com/agentnet/agentnet/internal/proc"
 	"github.com/agentnet/agentnet/tasks"
@@ -149,17 +150,17 @@ const testsMaxOutput = 16 << 20
 // runTestsInJob runs the tests in a fresh container that sees the copies of
 // the tests and of the delivery (at their own paths) and nothing else of
 // this machine, in the network of the agent's container, where it reaches
-// the agent at deploy.BesideURL; the container is removed when the command
+// the agent at docker.BesideURL; the container is removed when the command
 // ends or its budget does. Its image holds the command's program with what
 // it needs (a Python's standard library, a shell's usual tools, and curl
 // for a shell when this machine has it); the go command sees this
 // machine's GOROOT, read-only, with empty caches and no module proxy, so a
 // Go test suite runs on the standard library and vendored modules alone
-// (see deploy.Jobs.Run). Its environment is the three AGENTNET_ variables
+// (see docker.Jobs.Run). Its environment is the three AGENTNET_ variables
 // and the locale of the run's: no credential reaches the tests, which may
 // run the delivery's code.
 func (e *evaluator) runTestsInJob(ctx context.Context, c *tasks.Case, argv []string, dir, dcopy string, agent *deploy.Agent, budget time.Duration) testsRun {
-	env := []string{envDelivery + "=" + dcopy, envAgentURL + "=" + deploy.BesideURLOf(agent), envTestsDir + "=" + dir, "PYTHONDONTWRITEBYTECODE=1"}
+	env := []string{envDelivery + "=" + dcopy, envAgentURL + "=" + docker.BesideURLOf(agent), envTestsDir + "=" + dir, "PYTHONDONTWRITEBYTECODE=1"}
 	for _, kv := range e.env {
 		k, _, _ := strings.Cut(kv, "=")
 		if k == "LANG" || k == "TZ" || strings.HasPrefix(k, "LC_") {
@@ -170,9 +171,9 @@ func (e *evaluator) runTestsInJob(ctx context.Context, c *tasks.Case, argv []str
 	if shells[filepath.Base(argv[0])] {
 		programs = []string{"curl"}
 	}
-	res := e.jobs.Run(ctx, deploy.JobSpec{
+	res := e.jobs.Run(ctx, docker.JobSpec{
 		Name: "tests-" + c.ID, Argv: argv, Programs: programs, Env: env, Dir: dir,
-		Mounts:  []deploy.Mount{{Host: dir}, {Host: dcopy}},
+		Mounts:  []docker.Mount{{Host: dir}, {Host: dcopy}},
 		Timeout: budget, MaxOutput: testsMaxOutput, Beside: agent,
 	})
 	out := testsRun{stdout: res.Stdout, stderr: res.Stderr, timedOut: res.TimedOut}
@@ -180,7 +181,7 @@ func (e *evaluator) runTestsInJob(ctx context.Context, c *tasks.Case, argv []str
 	case res.Err == nil, res.TimedOut:
 	case res.ExitCode > 0:
 		out.exitErr = fmt.Errorf("exit status %d", res.ExitCode)
-		if gm := (*deploy.GoModuleError)(nil); errors.As(res.Err, &gm) {
+		if gm := (*docker.GoModuleError)(nil); errors.As(res.Err, &gm) {
 			// Say why, since nothing in the tests' output tells that
 			// the container has no module proxy.
 			out.exitErr = fmt.Errorf("exit status %d: %w", res.ExitCode, gm)

@@ -49,6 +49,12 @@ type Runtime interface {
 	Health(ctx context.Context, a *Agent) Health
 }
 
+// Scaler is a runtime whose agents run as several replicas (the swarm
+// runtime).
+type Scaler interface {
+	Scale(ctx context.Context, a *Agent, replicas uint64) error
+}
+
 // Config is what a runtime constructor gets.
 type Config struct {
 	// Self is the agentnet executable, whose "serve" command hosts a bundle.

@@ -31,6 +31,7 @@ import (
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/deploy/deploytest"
+	"github.com/agentnet/agentnet/deploy/docker"
 	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/generation/static"
 )
@@ -79,7 +80,7 @@ func cleanupDocker(t testing.TB, c *client.Client, names []string) {
 	t.Cleanup(func() {
 		ctx := context.Background()
 		for _, name := range names {
-			f := filters.NewArgs(filters.Arg("label", deploy.LabelAgent+"="+name))
+			f := filters.NewArgs(filters.Arg("label", docker.LabelAgent+"="+name))
 			cs, _ := c.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
 			for _, ct := range cs {
 				t.Logf("clean-up: removing container %s left by %s", ct.ID[:12], name)
@@ -89,7 +90,7 @@ func cleanupDocker(t testing.TB, c *client.Client, names []string) {
 			for _, img := range imgs {
 				t.Logf("clean-up: removing image %s left by %s", img.ID, name)
 				c.ImageRemove(ctx, img.ID, image.RemoveOptions{Force: true, PruneChildren: true})
-				if base := img.Labels[deploy.LabelBase]; base != "" {
+				if base := img.Labels[docker.LabelBase]; base != "" {
 					c.ImageRemove(ctx, base, image.RemoveOptions{PruneChildren: true})
 				}
 			}
@@ -252,28 +253,28 @@ func TestDockerRuntime(t *testing.T) {
 					}
 				}
 			}
-			if info.Config.Labels[deploy.LabelManaged] != "true" || info.Config.Labels[deploy.LabelAgent] != c.name {
+			if info.Config.Labels[docker.LabelManaged] != "true" || info.Config.Labels[docker.LabelAgent] != c.name {
 				t.Errorf("container labels = %v, want agentnet's", info.Config.Labels)
 			}
 			img, err := dc.ImageInspect(ctx, info.Image)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if img.Config.Labels[deploy.LabelAgent] != c.name || img.Config.Labels[deploy.LabelBase] == "" {
+			if img.Config.Labels[docker.LabelAgent] != c.name || img.Config.Labels[docker.LabelBase] == "" {
 				t.Errorf("image labels = %v, want agentnet's", img.Config.Labels)
 			}
-			bases = append(bases, img.Config.Labels[deploy.LabelBase])
+			bases = append(bases, img.Config.Labels[docker.LabelBase])
 			if h := rt.Health(ctx, a); !h.Up {
 				t.Errorf("Health() = %+v, want up", h)
 			}
 		})
 	}
 
-	n, err := dc.NetworkInspect(ctx, deploy.DockerNetwork, network.InspectOptions{})
+	n, err := dc.NetworkInspect(ctx, docker.Network, network.InspectOptions{})
 	if err != nil {
-		t.Fatalf("NetworkInspect(%s) error = %v", deploy.DockerNetwork, err)
+		t.Fatalf("NetworkInspect(%s) error = %v", docker.Network, err)
 	}
-	if n.Labels[deploy.LabelManaged] != "true" || n.Options["com.docker.network.bridge.enable_ip_masquerade"] != "false" || n.Options["com.docker.network.bridge.enable_icc"] != "false" {
+	if n.Labels[docker.LabelManaged] != "true" || n.Options["com.docker.network.bridge.enable_ip_masquerade"] != "false" || n.Options["com.docker.network.bridge.enable_icc"] != "false" {
 		t.Errorf("network %s: labels %v, options %v; want agentnet's, no masquerading, no inter-container traffic", n.Name, n.Labels, n.Options)
 	}
 
@@ -282,7 +283,7 @@ func TestDockerRuntime(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "check says no") {
 			t.Errorf("Up(broken) error = %v, want the check's complaint", err)
 		}
-		f := filters.NewArgs(filters.Arg("label", deploy.LabelAgent+"="+names[0]))
+		f := filters.NewArgs(filters.Arg("label", docker.LabelAgent+"="+names[0]))
 		if cs, _ := dc.ContainerList(ctx, container.ListOptions{All: true, Filters: f}); len(cs) != 0 {
 			t.Errorf("containers left by a failed Up: %d", len(cs))
 		}
@@ -311,7 +312,7 @@ func TestDockerRuntime(t *testing.T) {
 	}
 	for _, base := range bases {
 		if _, err := dc.ImageInspect(ctx, base); err == nil {
-			f := filters.NewArgs(filters.Arg("label", deploy.LabelBase+"="+base))
+			f := filters.NewArgs(filters.Arg("label", docker.LabelBase+"="+base))
 			if users, _ := dc.ImageList(ctx, image.ListOptions{Filters: f}); len(users) == 0 {
 				t.Errorf("base image %s remains after the last Down, unused", base)
 			}
@@ -534,7 +535,7 @@ func TestDockerPythonEnvironment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, err := dc.ImageInspect(ctx, img.Config.Labels[deploy.LabelBase])
+	base, err := dc.ImageInspect(ctx, img.Config.Labels[docker.LabelBase])
 	if err != nil {
 		t.Fatal(err)
 	}

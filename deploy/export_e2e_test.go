@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/docker"
 	"github.com/agentnet/agentnet/deploy/export"
 )
 
@@ -32,11 +33,11 @@ func TestComposeExportRuns(t *testing.T) {
 	cleanupDocker(t, dc, []string{name})
 	dir := writeBundle(t, name, `[sh, -c, "echo {{text}}"]`)
 	cfg := deploy.Config{Self: exe, Env: os.Environ()}
-	plan, err := deploy.PlanImage(cfg, deploy.Spec{Name: name, Bundle: dir})
+	plan, err := docker.PlanImage(cfg, deploy.Spec{Name: name, Bundle: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	img, err := deploy.BuildImage(t.Context(), cfg, deploy.Spec{Name: name, Bundle: dir})
+	img, err := docker.BuildImage(t.Context(), cfg, deploy.Spec{Name: name, Bundle: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +48,7 @@ func TestComposeExportRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := export.Compose([]*deploy.Image{img}, export.Options{BasePort: port})
+	data, err := export.Compose([]*docker.Image{img}, export.Options{BasePort: port})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,18 +27,19 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/docker"
 )
 
 // newJobs opens a Jobs on the machine's Docker daemon (or skips) and
 // returns it with a name unique to the test; at the end it closes the Jobs
 // and removes any container that carries the name (a job leaves none).
-func newJobs(t *testing.T) (*deploy.Jobs, *client.Client, string) {
+func newJobs(t *testing.T) (*docker.Jobs, *client.Client, string) {
 	t.Helper()
 	dc := dockerClient(t)
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Fatal("python3 is not installed: the test's jobs run it")
 	}
-	jobs, err := deploy.NewJobs(deploy.Config{Env: os.Environ()})
+	jobs, err := docker.NewJobs(deploy.Config{Env: os.Environ()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func newJobs(t *testing.T) (*deploy.Jobs, *client.Client, string) {
 }
 
 // jobContainers lists the containers of the job name, stopped ones too.
-func jobContainers(t *testing.T, jobs *deploy.Jobs, name string) []string {
+func jobContainers(t *testing.T, jobs *docker.Jobs, name string) []string {
 	t.Helper()
 	ids, err := jobs.Containers(context.Background(), name)
 	if err != nil {
@@ -99,9 +100,9 @@ print("uid", os.getuid())
 print("to stderr", file=sys.stderr)
 sys.exit(3)
 `
-	res := jobs.Run(t.Context(), deploy.JobSpec{
+	res := jobs.Run(t.Context(), docker.JobSpec{
 		Name: name, Argv: []string{"python3", "-c", script, "/data", hidden}, Dir: rw,
-		Mounts:  []deploy.Mount{{Host: rw}, {Host: ro, Path: "/data", ReadOnly: true}},
+		Mounts:  []docker.Mount{{Host: rw}, {Host: ro, Path: "/data", ReadOnly: true}},
 		Timeout: 2 * time.Minute,
 	})
 	if res.ExitCode != 3 || res.Err == nil || !strings.Contains(res.Err.Error(), "exited with status 3") || !strings.Contains(res.Err.Error(), "to stderr") {
@@ -163,15 +164,15 @@ func TestJobListen(t *testing.T) {
 		"try:\n    socket.create_connection(('1.1.1.1', 53), timeout=3)\n    print('outside yes')\nexcept OSError:\n    print('outside no')\n" +
 		"try:\n    socket.getaddrinfo('example.com', 80)\n    print('names yes')\nexcept OSError:\n    print('names no')\n"
 	dir := t.TempDir()
-	res := jobs.Run(ctx, deploy.JobSpec{Name: name, Argv: []string{"python3", "-c", fetch, url}, Mounts: []deploy.Mount{{Host: dir}}, Reach: ln})
+	res := jobs.Run(ctx, docker.JobSpec{Name: name, Argv: []string{"python3", "-c", fetch, url}, Mounts: []docker.Mount{{Host: dir}}, Reach: ln})
 	if res.Err != nil || !strings.Contains(string(res.Stdout), "hello from the host, /ping\noutside no\nnames no\n") {
 		t.Errorf("Run(reach) = %q, %v; want the host's answer and nothing outside", res.Stdout, res.Err)
 	}
-	res = jobs.Run(ctx, deploy.JobSpec{Name: name, Argv: []string{"python3", "-c", fetch, url}, Mounts: []deploy.Mount{{Host: dir}}})
+	res = jobs.Run(ctx, docker.JobSpec{Name: name, Argv: []string{"python3", "-c", fetch, url}, Mounts: []docker.Mount{{Host: dir}}})
 	if res.Err != nil || !strings.Contains(string(res.Stdout), "unreachable") {
 		t.Errorf("Run(no network) = %q, %v; want unreachable", res.Stdout, res.Err)
 	}
-	nets, err := dc.NetworkList(ctx, network.ListOptions{Filters: filters.NewArgs(filters.Arg("label", deploy.LabelManaged+"=true"))})
+	nets, err := dc.NetworkList(ctx, network.ListOptions{Filters: filters.NewArgs(filters.Arg("label", docker.LabelManaged+"=true"))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +205,7 @@ func TestJobKill(t *testing.T) {
 	hang := []string{"python3", "-u", "-c", "import time\nprint('started')\ntime.sleep(600)"}
 	dir := t.TempDir()
 
-	res := jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: hang, Mounts: []deploy.Mount{{Host: dir}}, Timeout: 3 * time.Second})
+	res := jobs.Run(t.Context(), docker.JobSpec{Name: name, Argv: hang, Mounts: []docker.Mount{{Host: dir}}, Timeout: 3 * time.Second})
 	if !res.TimedOut || res.Err == nil || !strings.Contains(res.Err.Error(), "timed out after 3s and was killed") {
 		t.Errorf("Run(hang) = timed out %v, err %v; want killed at the timeout", res.TimedOut, res.Err)
 	}
@@ -215,7 +216,7 @@ func TestJobKill(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	tee := &onOutput{want: "started", do: cancel}
-	res = jobs.Run(ctx, deploy.JobSpec{Name: name, Argv: hang, Mounts: []deploy.Mount{{Host: dir}}, Timeout: 10 * time.Minute, Tee: tee})
+	res = jobs.Run(ctx, docker.JobSpec{Name: name, Argv: hang, Mounts: []docker.Mount{{Host: dir}}, Timeout: 10 * time.Minute, Tee: tee})
 	if res.TimedOut || res.Err == nil || !strings.Contains(res.Err.Error(), context.Canceled.Error()) || !strings.Contains(string(res.Stdout), "started") {
 		t.Errorf("Run(hang, canceled) = timed out %v, err %v, stdout %q; want canceled after it started", res.TimedOut, res.Err, res.Stdout)
 	}
@@ -269,11 +270,11 @@ func TestJobBeside(t *testing.T) {
 	}
 	defer rt.Down(context.WithoutCancel(ctx), a)
 	fetch := "import sys, json, urllib.request\nprint(json.load(urllib.request.urlopen(sys.argv[1] + '.well-known/agent-card.json', timeout=10))['name'])\n"
-	res := jobs.Run(ctx, deploy.JobSpec{Name: name, Argv: []string{"python3", "-c", fetch, deploy.BesideURL()}, Mounts: []deploy.Mount{{Host: t.TempDir()}}, Beside: a})
+	res := jobs.Run(ctx, docker.JobSpec{Name: name, Argv: []string{"python3", "-c", fetch, docker.BesideURL()}, Mounts: []docker.Mount{{Host: t.TempDir()}}, Beside: a})
 	if res.Err != nil || strings.TrimSpace(string(res.Stdout)) != "echo" {
 		t.Errorf("Run(beside) = %q, %v; want the agent's card name", res.Stdout, res.Err)
 	}
-	res = jobs.Run(ctx, deploy.JobSpec{Name: name, Argv: []string{"true"}, Beside: &deploy.Agent{Name: "p", Runtime: "process", URL: a.URL}})
+	res = jobs.Run(ctx, docker.JobSpec{Name: name, Argv: []string{"true"}, Beside: &deploy.Agent{Name: "p", Runtime: "process", URL: a.URL}})
 	if res.Err == nil || !strings.Contains(res.Err.Error(), "not in a container") {
 		t.Errorf("Run(beside a process agent) error = %v, want a refusal", res.Err)
 	}
@@ -287,14 +288,14 @@ func TestJobBadInput(t *testing.T) {
 	writeFiles(t, filepath.Dir(file), map[string]string{"f": "x"})
 	tests := []struct {
 		name string
-		spec deploy.JobSpec
+		spec docker.JobSpec
 		want string
 	}{
-		{"empty command", deploy.JobSpec{}, "empty command"},
-		{"missing program", deploy.JobSpec{Argv: []string{"no-such-program-agentnet"}}, `"no-such-program-agentnet" is not on this machine's PATH`},
-		{"mount of a file", deploy.JobSpec{Argv: []string{"true"}, Mounts: []deploy.Mount{{Host: file}}}, "not a directory"},
-		{"missing mount", deploy.JobSpec{Argv: []string{"true"}, Mounts: []deploy.Mount{{Host: file + "-gone"}}}, "no such file"},
-		{"relative mount path", deploy.JobSpec{Argv: []string{"true"}, Mounts: []deploy.Mount{{Host: filepath.Dir(file), Path: "rel"}}}, "not absolute"},
+		{"empty command", docker.JobSpec{}, "empty command"},
+		{"missing program", docker.JobSpec{Argv: []string{"no-such-program-agentnet"}}, `"no-such-program-agentnet" is not on this machine's PATH`},
+		{"mount of a file", docker.JobSpec{Argv: []string{"true"}, Mounts: []docker.Mount{{Host: file}}}, "not a directory"},
+		{"missing mount", docker.JobSpec{Argv: []string{"true"}, Mounts: []docker.Mount{{Host: file + "-gone"}}}, "no such file"},
+		{"relative mount path", docker.JobSpec{Argv: []string{"true"}, Mounts: []docker.Mount{{Host: filepath.Dir(file), Path: "rel"}}}, "not absolute"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -318,7 +319,7 @@ func TestJobOrphan(t *testing.T) {
 	name := "jt-orphan-" + hex.EncodeToString(b[:])
 	t.Cleanup(func() {
 		ctx := context.Background()
-		cs, _ := dc.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", deploy.LabelJob+"="+name))})
+		cs, _ := dc.ContainerList(ctx, container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", docker.LabelJob+"="+name))})
 		for _, c := range cs {
 			dc.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true})
 			dc.ImageRemove(ctx, c.ImageID, image.RemoveOptions{})
@@ -346,7 +347,7 @@ func TestJobOrphan(t *testing.T) {
 	if !started {
 		t.Fatal("the helper's job never started")
 	}
-	cs, err := dc.ContainerList(t.Context(), container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", deploy.LabelJob+"="+name))})
+	cs, err := dc.ContainerList(t.Context(), container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", docker.LabelJob+"="+name))})
 	if err != nil || len(cs) != 1 {
 		t.Fatalf("containers of the orphaned job = %d (%v), want 1", len(cs), err)
 	}
@@ -370,12 +371,12 @@ func TestJobOrphanHelper(t *testing.T) {
 	if name == "" {
 		t.Skip("runs only as TestJobOrphan's helper process")
 	}
-	jobs, err := deploy.NewJobs(deploy.Config{Env: os.Environ()})
+	jobs, err := docker.NewJobs(deploy.Config{Env: os.Environ()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{"python3", "-u", "-c", "import time\nprint('job started')\ntime.sleep(600)"},
-		Mounts: []deploy.Mount{{Host: os.Getenv("AGENTNET_JOB_HELPER_DIR")}}, Timeout: 2 * time.Second, Tee: os.Stdout})
+	jobs.Run(t.Context(), docker.JobSpec{Name: name, Argv: []string{"python3", "-u", "-c", "import time\nprint('job started')\ntime.sleep(600)"},
+		Mounts: []docker.Mount{{Host: os.Getenv("AGENTNET_JOB_HELPER_DIR")}}, Timeout: 2 * time.Second, Tee: os.Stdout})
 }
 
 // TestJobGo runs this machine's go command in jobs: go test -json against
@@ -403,7 +404,7 @@ func TestJobGo(t *testing.T) {
 		want     map[string]string // go test -json: each test's action
 		stdout   string
 		err      string // in the error; "" for none
-		modErr   bool   // the error is a *deploy.GoModuleError
+		modErr   bool   // the error is a *docker.GoModuleError
 	}{
 		{
 			name: "go test",
@@ -486,15 +487,15 @@ func TestFails(t *testing.T) { t.Fatal("on purpose") }
 			t.Parallel()
 			dir := t.TempDir()
 			writeFiles(t, dir, tt.files)
-			res := jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: tt.argv, Programs: tt.programs, Env: tt.env,
-				Mounts: []deploy.Mount{{Host: dir}}, Timeout: 5 * time.Minute})
+			res := jobs.Run(t.Context(), docker.JobSpec{Name: name, Argv: tt.argv, Programs: tt.programs, Env: tt.env,
+				Mounts: []docker.Mount{{Host: dir}}, Timeout: 5 * time.Minute})
 			switch {
 			case tt.err == "" && res.Err != nil:
 				t.Fatalf("Run(%s) error = %v\nstdout:\n%s", tt.name, res.Err, res.Stdout)
 			case tt.err != "" && (res.Err == nil || !strings.Contains(res.Err.Error(), tt.err)):
 				t.Fatalf("Run(%s) error = %v, want %q\nstdout:\n%s", tt.name, res.Err, tt.err, res.Stdout)
 			}
-			var gm *deploy.GoModuleError
+			var gm *docker.GoModuleError
 			if got := errors.As(res.Err, &gm); got != tt.modErr {
 				t.Errorf("Run(%s) error = %v: a *GoModuleError %v, want %v", tt.name, res.Err, got, tt.modErr)
 			}
@@ -575,7 +576,7 @@ func TestJobGoLinkedRoot(t *testing.T) {
 			env = append(env, kv)
 		}
 	}
-	jobs, err := deploy.NewJobs(deploy.Config{Env: env})
+	jobs, err := docker.NewJobs(deploy.Config{Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -583,11 +584,11 @@ func TestJobGoLinkedRoot(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"go.mod": "module example.com/job\n\ngo 1.22\n", "job.go": "package job\n\nfunc Answer() int { return 42 }\n"})
 	goBin := filepath.Join(linked, "bin", "go")
-	res := jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{goBin, "list", "-f", "{{.Dir}}", "fmt"}, Mounts: []deploy.Mount{{Host: dir}}})
+	res := jobs.Run(t.Context(), docker.JobSpec{Name: name, Argv: []string{goBin, "list", "-f", "{{.Dir}}", "fmt"}, Mounts: []docker.Mount{{Host: dir}}})
 	if want := filepath.Join(linked, "src", "fmt") + "\n"; res.Err != nil || string(res.Stdout) != want {
 		t.Errorf("Run(go list fmt) = %q, %v; want %q", res.Stdout, res.Err, want)
 	}
-	res = jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{goBin, "build", "-x", "./..."}, Mounts: []deploy.Mount{{Host: dir}}, Timeout: 5 * time.Minute})
+	res = jobs.Run(t.Context(), docker.JobSpec{Name: name, Argv: []string{goBin, "build", "-x", "./..."}, Mounts: []docker.Mount{{Host: dir}}, Timeout: 5 * time.Minute})
 	if compile := filepath.Join(linked, "pkg", "tool"); res.Err != nil || !strings.Contains(string(res.Stderr), compile) {
 		t.Errorf("Run(go build) error = %v, stderr:\n%s\nwant it built with the tools in %s", res.Err, res.Stderr, compile)
 	}
@@ -597,12 +598,12 @@ func TestJobGoLinkedRoot(t *testing.T) {
 	if err := os.Chmod(goBin, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	jobs2, err := deploy.NewJobs(deploy.Config{Env: env})
+	jobs2, err := docker.NewJobs(deploy.Config{Env: env})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { jobs2.Close(context.Background()) })
-	res = jobs2.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{goBin, "env", "GOROOT"}, Mounts: []deploy.Mount{{Host: dir}}})
+	res = jobs2.Run(t.Context(), docker.JobSpec{Name: name, Argv: []string{goBin, "env", "GOROOT"}, Mounts: []docker.Mount{{Host: dir}}})
 	if os.Getuid() == 0 {
 		if res.Err == nil || !strings.Contains(res.Err.Error(), goBin+" is not readable by the job's user (nobody)") {
 			t.Errorf("Run(unreadable GOROOT) error = %v, want it refused", res.Err)

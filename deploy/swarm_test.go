@@ -26,6 +26,8 @@ import (
 
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/deploy/deploytest"
+	"github.com/agentnet/agentnet/deploy/docker"
+	swarmrt "github.com/agentnet/agentnet/deploy/swarm"
 	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/orchestrator"
 )
@@ -46,7 +48,7 @@ func cleanupSwarm(t *testing.T, dc *client.Client, names []string) {
 	t.Cleanup(func() {
 		ctx := context.Background()
 		for _, name := range names {
-			f := filters.NewArgs(filters.Arg("label", deploy.LabelAgent+"="+name))
+			f := filters.NewArgs(filters.Arg("label", docker.LabelAgent+"="+name))
 			svcs, _ := dc.ServiceList(ctx, swarm.ServiceListOptions{Filters: f})
 			for _, s := range svcs {
 				t.Logf("clean-up: removing service %s left by %s", s.Spec.Name, name)
@@ -163,12 +165,12 @@ func TestSwarmRuntime(t *testing.T) {
 		gateway = a.URL[:len(a.URL)-len(a.Name)-1]
 		checkService(t, dc, a)
 	}
-	for _, name := range []string{deploy.SwarmNetwork, deploy.SwarmEdgeNetwork} {
+	for _, name := range []string{swarmrt.Network, swarmrt.EdgeNetwork} {
 		n, err := dc.NetworkInspect(ctx, name, network.InspectOptions{})
-		if err != nil || n.Driver != "overlay" || n.Labels[deploy.LabelManaged] != "true" {
+		if err != nil || n.Driver != "overlay" || n.Labels[docker.LabelManaged] != "true" {
 			t.Errorf("network %s = %+v, %v; want an overlay network labelled by agentnet", name, n, err)
 		}
-		if name == deploy.SwarmNetwork && !n.Internal {
+		if name == swarmrt.Network && !n.Internal {
 			t.Errorf("network %s is not internal: the agents would have a route out", name)
 		}
 	}
@@ -209,15 +211,15 @@ func TestSwarmRuntime(t *testing.T) {
 
 	// A Swarm job beside an agent (as a commission's hidden tests run)
 	// reaches it on the overlay network.
-	jobs, err := deploy.NewSwarmJobs(deploy.Config{Env: os.Environ()})
+	jobs, err := swarmrt.NewJobs(deploy.Config{Env: os.Environ()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer jobs.Close(context.Background())
-	res := jobs.Run(ctx, deploy.JobSpec{Name: "sw-" + id + "-beside", Argv: []string{exe, "fleet", "probe", deploy.BesideURLOf(agents["htmltext"])},
+	res := jobs.Run(ctx, docker.JobSpec{Name: "sw-" + id + "-beside", Argv: []string{exe, "fleet", "probe", docker.BesideURLOf(agents["htmltext"])},
 		Beside: agents["htmltext"], Timeout: 2 * time.Minute})
 	if res.Err != nil {
-		t.Errorf("a job beside htmltext could not fetch its card at %s: %v\n%s", deploy.BesideURLOf(agents["htmltext"]), res.Err, res.Stderr)
+		t.Errorf("a job beside htmltext could not fetch its card at %s: %v\n%s", docker.BesideURLOf(agents["htmltext"]), res.Err, res.Stderr)
 	}
 
 	// Two replicas of textstats; the gateway reaches either by the
@@ -269,7 +271,7 @@ func TestSwarmRuntime(t *testing.T) {
 		if _, _, err := dc.ServiceInspectWithRaw(ctx, a.ID, swarm.ServiceInspectOptions{}); err == nil {
 			t.Errorf("service of %s still there after Down", a.Name)
 		}
-		imgs, _ := dc.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(filters.Arg("label", deploy.LabelAgent+"="+a.Name))})
+		imgs, _ := dc.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(filters.Arg("label", docker.LabelAgent+"="+a.Name))})
 		if len(imgs) > 0 {
 			t.Errorf("images of %s still there after Down: %v", a.Name, imgs[0].RepoTags)
 		}
@@ -277,13 +279,13 @@ func TestSwarmRuntime(t *testing.T) {
 			t.Errorf("Health(%s) after Down = %+v, want service gone", a.Name, h)
 		}
 	}
-	others, _ := dc.ServiceList(ctx, swarm.ServiceListOptions{Filters: filters.NewArgs(filters.Arg("label", deploy.LabelRole+"=agent"))})
+	others, _ := dc.ServiceList(ctx, swarm.ServiceListOptions{Filters: filters.NewArgs(filters.Arg("label", docker.LabelRole+"=agent"))})
 	if len(others) == 0 {
 		// No fleet of another test or user is left: the shared things go.
-		if _, _, err := dc.ServiceInspectWithRaw(ctx, deploy.SwarmGateway, swarm.ServiceInspectOptions{}); err == nil {
+		if _, _, err := dc.ServiceInspectWithRaw(ctx, swarmrt.Gateway, swarm.ServiceInspectOptions{}); err == nil {
 			t.Error("the gateway service is still there with no agent left")
 		}
-		for _, name := range []string{deploy.SwarmNetwork, deploy.SwarmEdgeNetwork} {
+		for _, name := range []string{swarmrt.Network, swarmrt.EdgeNetwork} {
 			if _, err := dc.NetworkInspect(ctx, name, network.InspectOptions{}); err == nil {
 				t.Errorf("the network %s is still there with no agent left", name)
 			}
@@ -304,7 +306,7 @@ func checkService(t *testing.T, dc *client.Client, a *deploy.Agent) {
 	}
 	spec := svc.Spec
 	cs := spec.TaskTemplate.ContainerSpec
-	if spec.Labels[deploy.LabelManaged] != "true" || spec.Labels[deploy.LabelAgent] != a.Name || cs.Labels[deploy.LabelManaged] != "true" {
+	if spec.Labels[docker.LabelManaged] != "true" || spec.Labels[docker.LabelAgent] != a.Name || cs.Labels[docker.LabelManaged] != "true" {
 		t.Errorf("service %s labels = %v, container labels %v", a.Name, spec.Labels, cs.Labels)
 	}
 	lim := spec.TaskTemplate.Resources
@@ -321,9 +323,9 @@ func checkService(t *testing.T, dc *client.Client, a *deploy.Agent) {
 		t.Errorf("service %s containment: read-only %v, user %q, dropped %v", a.Name, cs.ReadOnly, cs.User, cs.CapabilityDrop)
 	}
 	nets := spec.TaskTemplate.Networks
-	overlay, _ := dc.NetworkInspect(t.Context(), deploy.SwarmNetwork, network.InspectOptions{})
+	overlay, _ := dc.NetworkInspect(t.Context(), swarmrt.Network, network.InspectOptions{})
 	if len(nets) != 1 || nets[0].Target != overlay.ID {
-		t.Errorf("service %s networks = %+v, want %s only", a.Name, nets, deploy.SwarmNetwork)
+		t.Errorf("service %s networks = %+v, want %s only", a.Name, nets, swarmrt.Network)
 	}
 	// The engine's own health check has run the probe in the container.
 	deadline := time.Now().Add(2 * time.Minute)
@@ -390,7 +392,7 @@ type jobWatch struct {
 func (w *jobWatch) Write(p []byte) (int, error) {
 	w.once.Do(func() {
 		svcs, err := w.dc.ServiceList(context.Background(), swarm.ServiceListOptions{Filters: filters.NewArgs(
-			filters.Arg("label", deploy.LabelJob+"="+w.name))})
+			filters.Arg("label", docker.LabelJob+"="+w.name))})
 		if err != nil {
 			w.t.Error(err)
 		}
@@ -410,7 +412,7 @@ func (w *jobWatch) Write(p []byte) (int, error) {
 func TestSwarmJobs(t *testing.T) {
 	dc := dockerClient(t)
 	swarmManager(t, dc)
-	jobs, err := deploy.NewSwarmJobs(deploy.Config{Env: os.Environ()})
+	jobs, err := swarmrt.NewJobs(deploy.Config{Env: os.Environ()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -424,8 +426,8 @@ func TestSwarmJobs(t *testing.T) {
 	watch := &jobWatch{t: t, dc: dc, name: name}
 	script := "echo out; echo err >&2; awk 'NR>1 && $2==\"00000000\"{n++} END{print n+0}' /proc/net/route; awk '/^Uid:/{print $2}' /proc/self/status; echo made > " + work + "/made.txt; " +
 		"touch /rootfile 2>/dev/null || echo read-only; exit 3"
-	res := jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{"sh", "-c", script},
-		Mounts: []deploy.Mount{{Host: work}}, Timeout: 2 * time.Minute, Tee: watch})
+	res := jobs.Run(t.Context(), docker.JobSpec{Name: name, Argv: []string{"sh", "-c", script},
+		Mounts: []docker.Mount{{Host: work}}, Timeout: 2 * time.Minute, Tee: watch})
 	if res.ExitCode != 3 || res.Err == nil {
 		t.Fatalf("job = exit %d, %v; want exit 3 and an error saying so\nstdout %s\nstderr %s", res.ExitCode, res.Err, res.Stdout, res.Stderr)
 	}
@@ -450,12 +452,12 @@ func TestSwarmJobs(t *testing.T) {
 		t.Errorf("%d Swarm jobs of the name ran, want 1", watch.services)
 	}
 
-	res = jobs.Run(t.Context(), deploy.JobSpec{Name: name, Argv: []string{"sleep", "60"}, Timeout: 3 * time.Second})
+	res = jobs.Run(t.Context(), docker.JobSpec{Name: name, Argv: []string{"sleep", "60"}, Timeout: 3 * time.Second})
 	if !res.TimedOut || res.Err == nil {
 		t.Errorf("sleep 60 with a 3 s timeout = %+v, want timed out", res)
 	}
-	svcs, _ := dc.ServiceList(context.Background(), swarm.ServiceListOptions{Filters: filters.NewArgs(filters.Arg("label", deploy.LabelJob+"="+name))})
-	cs, _ := dc.ContainerList(context.Background(), container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", deploy.LabelJob+"="+name))})
+	svcs, _ := dc.ServiceList(context.Background(), swarm.ServiceListOptions{Filters: filters.NewArgs(filters.Arg("label", docker.LabelJob+"="+name))})
+	cs, _ := dc.ContainerList(context.Background(), container.ListOptions{All: true, Filters: filters.NewArgs(filters.Arg("label", docker.LabelJob+"="+name))})
 	if len(svcs)+len(cs) > 0 {
 		for _, c := range cs {
 			t.Logf("left: %s %s %v", c.ID[:12], c.State, c.Labels)
@@ -510,7 +512,7 @@ func TestSwarmImageRegistry(t *testing.T) {
 	if _, err := dc.ImageInspect(t.Context(), ref); err == nil {
 		t.Errorf("the local tag %s is still there after Down", ref)
 	}
-	others, _ := dc.ServiceList(t.Context(), swarm.ServiceListOptions{Filters: filters.NewArgs(filters.Arg("label", deploy.LabelRole+"=agent"))})
+	others, _ := dc.ServiceList(t.Context(), swarm.ServiceListOptions{Filters: filters.NewArgs(filters.Arg("label", docker.LabelRole+"=agent"))})
 	if len(others) == 0 {
 		imgs, _ := dc.ImageList(t.Context(), image.ListOptions{Filters: filters.NewArgs(filters.Arg("reference", host+"/*"))})
 		if len(imgs) > 0 {

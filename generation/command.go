@@ -34,8 +34,9 @@ type Command struct {
 
 var _ Generator = (*Command)(nil)
 
-// Sandbox runs a coding agent contained, as deploy.Sandbox does in a Docker
-// container (--runtime docker). It is safe for concurrent use.
+// Sandbox runs a coding agent contained, as docker.Sandbox (deploy/docker)
+// does in a Docker container (--runtime docker). It is safe for concurrent
+// use.
 type Sandbox interface {
 	// Listen opens a listener on this machine that the commands Run is
 	// given it reach at its address.

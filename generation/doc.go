@@ -23,8 +23,9 @@
 // OpenAI-compatible model given a digest of the repository) and "command"
 // (an external coding agent whose model traffic goes through a metering
 // proxy; a local process group, or contained by Config.Sandbox — with
-// deploy.Jobs.Sandbox, a Docker container that sees only the attempt's
-// bundle directory and reaches only the proxy). Run drives the attempts:
+// docker.Jobs.Sandbox (deploy/docker), a Docker container that sees only
+// the attempt's bundle directory and reaches only the proxy). Run drives
+// the attempts:
 //
 //	rep, err := generation.Run(ctx, generation.Config{
 //		Repo:      "https://github.com/owner/tool.git", // or a local path

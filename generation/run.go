@@ -65,7 +65,7 @@ type Config struct {
 	BuilderCmd string
 	Upstreams  map[string]string
 	// Sandbox, when set, contains the command generator's coding agent
-	// (see InSandbox); deploy.Jobs.Sandbox makes one of Docker containers.
+	// (see InSandbox); docker.Jobs.Sandbox (deploy/docker) makes one of Docker containers.
 	Sandbox Sandbox
 }
 

@@ -7,7 +7,7 @@ import (
 
 	"go.yaml.in/yaml/v4"
 
-	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/image"
 )
 
 // ComposeFile is the part of the Compose file format (version 2.4, which
@@ -64,7 +64,7 @@ const composeNetwork = "agentnet"
 
 // Compose writes the agents as a Compose file: each agent's port published
 // on 127.0.0.1 from Options.BasePort on, its card advertising that URL.
-func Compose(imgs []*deploy.Image, o Options) ([]byte, error) {
+func Compose(imgs []*image.Image, o Options) ([]byte, error) {
 	f, err := composeFile(imgs, o)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ func Compose(imgs []*deploy.Image, o Options) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func composeFile(imgs []*deploy.Image, o Options) (*ComposeFile, error) {
+func composeFile(imgs []*image.Image, o Options) (*ComposeFile, error) {
 	base := o.BasePort
 	if base == 0 {
 		base = 18080
@@ -94,7 +94,7 @@ func composeFile(imgs []*deploy.Image, o Options) (*ComposeFile, error) {
 		composeNetwork: {Driver: "bridge", DriverOpts: map[string]string{
 			"com.docker.network.bridge.enable_icc":           "false",
 			"com.docker.network.bridge.enable_ip_masquerade": "false",
-		}, Labels: map[string]string{deploy.LabelManaged: "true", deploy.LabelRole: "network"}},
+		}, Labels: map[string]string{image.LabelManaged: "true", image.LabelRole: "network"}},
 	}}
 	for i, img := range imgs {
 		name := ObjectName(img.Agent)
@@ -128,7 +128,7 @@ func composeFile(imgs []*deploy.Image, o Options) (*ComposeFile, error) {
 			Restart:     "unless-stopped",
 			Healthcheck: &ComposeHealth{Test: append([]string{"CMD"}, probeCommand(img.Port)...),
 				Interval: "5s", Timeout: "3s", Retries: 3, StartPeriod: "30s"},
-			Labels: map[string]string{deploy.LabelManaged: "true", deploy.LabelRole: "agent", deploy.LabelAgent: img.Agent},
+			Labels: map[string]string{image.LabelManaged: "true", image.LabelRole: "agent", image.LabelAgent: img.Agent},
 		}
 	}
 	return f, nil

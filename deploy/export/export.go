@@ -2,12 +2,12 @@
 // drive itself: Kubernetes (a ConfigMap, a Deployment and a Service per
 // agent, typed with k8s.io/api) and Docker Compose (one service per agent).
 // Each agent runs the image the docker and swarm runtimes build
-// (deploy.PlanImage names it, deploy.BuildImage makes it) with the same
+// (docker.PlanImage names it, docker.BuildImage makes it) with the same
 // containment: user nobody, a read-only root file system, a tmpfs at /tmp,
 // no capabilities, no privilege escalation, one CPU, 512 MiB, and a health
 // check that fetches the card ("agentnet fleet probe").
 //
-//	imgs := []*deploy.Image{...}
+//	imgs := []*image.Image{...}
 //	out, err := export.Kubernetes(imgs, export.Options{})
 //	err = export.CheckKubernetes(out) // decodes every document back, strictly
 package export
@@ -29,7 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation"
 
-	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/image"
 )
 
 // Options shape the manifests.
@@ -79,12 +79,12 @@ func labels(agent string) map[string]string {
 	return map[string]string{
 		"app.kubernetes.io/name":       ObjectName(agent),
 		"app.kubernetes.io/managed-by": "agentnet",
-		deploy.LabelManaged:            "true",
-		deploy.LabelRole:               "agent",
+		image.LabelManaged:             "true",
+		image.LabelRole:                "agent",
 	}
 }
 
-func imageRef(img *deploy.Image, o Options) string {
+func imageRef(img *image.Image, o Options) string {
 	if o.Registry == "" {
 		return img.Ref
 	}
@@ -99,7 +99,7 @@ func probeCommand(port int) []string {
 const img0 = "/usr/local/bin/agentnet"
 
 // kubeObjects are the ConfigMap, Deployment and Service of each agent.
-func kubeObjects(imgs []*deploy.Image, o Options) ([]runtime.Object, error) {
+func kubeObjects(imgs []*image.Image, o Options) ([]runtime.Object, error) {
 	var objs []runtime.Object
 	seen := map[string]string{}
 	for _, img := range imgs {
@@ -111,7 +111,7 @@ func kubeObjects(imgs []*deploy.Image, o Options) ([]runtime.Object, error) {
 		port := int32(img.Port)
 		lab := labels(img.Agent)
 		meta := metav1.ObjectMeta{Name: name, Namespace: o.Namespace, Labels: lab,
-			Annotations: map[string]string{deploy.LabelAgent: img.Agent}}
+			Annotations: map[string]string{image.LabelAgent: img.Agent}}
 		url := fmt.Sprintf("http://%s:%d/", name, port)
 		objs = append(objs, &corev1.ConfigMap{
 			TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "ConfigMap"},
@@ -193,7 +193,7 @@ func kubeScheme() *runtime.Scheme {
 }
 
 // header lists the images the manifests need.
-func header(kind string, imgs []*deploy.Image, o Options) string {
+func header(kind string, imgs []*image.Image, o Options) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s made by agentnet fleet export. Images it needs (agentnet fleet export --build makes them):\n", kind)
 	for _, img := range imgs {
@@ -203,7 +203,7 @@ func header(kind string, imgs []*deploy.Image, o Options) string {
 }
 
 // Kubernetes writes the agents' objects as one multi-document YAML file.
-func Kubernetes(imgs []*deploy.Image, o Options) ([]byte, error) {
+func Kubernetes(imgs []*image.Image, o Options) ([]byte, error) {
 	objs, err := kubeObjects(imgs, o)
 	if err != nil {
 		return nil, err

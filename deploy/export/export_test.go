@@ -11,15 +11,15 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
 
-	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/image"
 )
 
-func images() []*deploy.Image {
-	mk := func(name, ref string) *deploy.Image {
-		return &deploy.Image{Agent: name, Ref: ref, Base: "agentnet-base:0", BundleDir: "/agent", Port: 8080,
+func images() []*image.Image {
+	mk := func(name, ref string) *image.Image {
+		return &image.Image{Agent: name, Ref: ref, Base: "agentnet-base:0", BundleDir: "/agent", Port: 8080,
 			Command: []string{"/usr/local/bin/agentnet", "serve", "/agent", "--addr", "0.0.0.0:8080"}}
 	}
-	return []*deploy.Image{mk("textkit", "agentnet-agent-textkit:0123"), mk("Web_Page.Tools", "agentnet-agent-web_page.tools:4567")}
+	return []*image.Image{mk("textkit", "agentnet-agent-textkit:0123"), mk("Web_Page.Tools", "agentnet-agent-web_page.tools:4567")}
 }
 
 func TestKubernetesDecodesBack(t *testing.T) {

@@ -11,6 +11,7 @@
 package runtimes
 
 import (
-	_ "github.com/agentnet/agentnet/deploy"
+	_ "github.com/agentnet/agentnet/deploy/docker"
 	_ "github.com/agentnet/agentnet/deploy/process"
+	_ "github.com/agentnet/agentnet/deploy/swarm"
 )

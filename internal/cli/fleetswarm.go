@@ -9,7 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/docker"
 	"github.com/agentnet/agentnet/deploy/export"
+	"github.com/agentnet/agentnet/deploy/swarm"
 	"github.com/agentnet/agentnet/generation"
 )
 
@@ -23,7 +25,7 @@ func newFleetGatewayCmd(env *Env) *cobra.Command {
 		Hidden: true,
 		Args:   exactArgs(0),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return deploy.ServeGateway(cmd.Context(), addr)
+			return swarm.ServeGateway(cmd.Context(), addr)
 		},
 	}
 	cmd.Flags().StringVar(&addr, "addr", "0.0.0.0:8080", "address to listen on")
@@ -83,13 +85,13 @@ bundle are generated as for fleet up. See docs/deploy.md.`,
 				return err
 			}
 			cfg := deploy.Config{Self: exe, Env: env.childEnv()}
-			var imgs []*deploy.Image
+			var imgs []*docker.Image
 			for _, s := range specs {
-				var img *deploy.Image
+				var img *docker.Image
 				if build {
-					img, err = deploy.BuildImage(ctx, cfg, s)
+					img, err = docker.BuildImage(ctx, cfg, s)
 				} else {
-					img, err = deploy.PlanImage(cfg, s)
+					img, err = docker.PlanImage(cfg, s)
 				}
 				if err != nil {
 					return err

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/docker"
 	"github.com/agentnet/agentnet/generation"
 	"github.com/agentnet/agentnet/internal/llm"
 )
@@ -107,7 +108,7 @@ passed, 1 when none did.`,
 			switch runtime {
 			case "process":
 			case "docker":
-				jobs, err := deploy.NewJobs(deploy.Config{Env: cfg.Env})
+				jobs, err := docker.NewJobs(deploy.Config{Env: cfg.Env})
 				if err != nil {
 					return err
 				}

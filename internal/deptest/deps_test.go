@@ -43,6 +43,8 @@ func TestImportRules(t *testing.T) {
 				t.Errorf("%s imports %s: the A2A layer knows nothing of suites or scoring", rel(pkg), dep)
 			case strings.HasPrefix(dep, "github.com/gin-gonic/") && !under(pkg, "registry"):
 				t.Errorf("%s imports %s: only the registry uses gin", rel(pkg), dep)
+			case rel(pkg) == "deploy" && (strings.HasPrefix(dep, "github.com/docker/") || under(dep, "deploy")):
+				t.Errorf("%s imports %s: deploy is the Runtime interface; the runtime packages import it, and only they talk to Docker", rel(pkg), dep)
 			case (strings.HasPrefix(dep, "github.com/docker/") || strings.HasPrefix(dep, "github.com/moby/")) && !under(pkg, "deploy"):
 				t.Errorf("%s imports %s: only deploy talks to Docker", rel(pkg), dep)
 			case under(pkg, "tasks", "cards", "bundle", "eval") && !strings.HasSuffix(pkg, "_test") &&

@@ -1,4 +1,4 @@
-package deploy
+package docker
 
 import (
 	"io"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/docker/docker/client"
+
+	"github.com/agentnet/agentnet/deploy"
 )
 
 // TestEnsureNetworkDuplicates runs against a fake Docker Engine that speaks
@@ -47,7 +49,7 @@ func TestEnsureNetworkDuplicates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := newDockerWith(Config{}, c)
+	d := NewWith(deploy.Config{}, c)
 	id, err := d.ensureNetwork(t.Context())
 	if err != nil {
 		t.Fatalf("ensureNetwork() error = %v", err)

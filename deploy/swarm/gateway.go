@@ -1,4 +1,4 @@
-package deploy
+package swarm
 
 import (
 	"context"
@@ -34,7 +34,7 @@ func GatewayHandler() http.Handler {
 		FlushInterval: -1, // streams (SSE) pass as they come
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			name, rest := splitAgentPath(pr.In.URL.Path)
-			pr.Out.URL = &url.URL{Scheme: "http", Host: swarmServicePrefix + name + ":" + dockerPort, Path: rest, RawQuery: pr.In.URL.RawQuery}
+			pr.Out.URL = &url.URL{Scheme: "http", Host: servicePrefix + name + ":" + agentimg.Port, Path: rest, RawQuery: pr.In.URL.RawQuery}
 			pr.Out.Host = pr.In.Host
 			pr.SetXForwarded()
 		},

@@ -1,6 +1,6 @@
 //go:build unix
 
-package deploy
+package docker
 
 import (
 	"fmt"
@@ -9,13 +9,14 @@ import (
 	"syscall"
 )
 
-// lockHost takes an exclusive lock shared by every agentnet process of this
+// LockHost takes an exclusive lock shared by every agentnet process of this
 // machine, named by name, and returns its release. The Docker Engine's
 // check for a duplicate network name is not atomic: two processes creating
 // the shared network at once can both succeed, and the engine then refuses
 // to start any container on a name that is ambiguous. Creating, choosing
-// and removing the shared network under this lock keeps one.
-func lockHost(name string) (func(), error) {
+// and removing the shared network under this lock keeps one; the swarm
+// runtime takes one for its shared networks and gateway.
+func LockHost(name string) (func(), error) {
 	p := filepath.Join(os.TempDir(), "agentnet-"+name+".lock")
 	f, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE, 0o666)
 	if err != nil {

@@ -1,4 +1,4 @@
-package deploy
+package swarm
 
 import (
 	"context"
@@ -23,69 +23,84 @@ import (
 
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/deploy"
+	"github.com/agentnet/agentnet/deploy/docker"
 	agentimg "github.com/agentnet/agentnet/deploy/image"
 )
 
-func init() { Register("swarm", newSwarm) }
+func init() {
+	deploy.Register("swarm", func(cfg deploy.Config) (deploy.Runtime, error) {
+		s, err := New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	})
+	docker.RegisterBeside("swarm", docker.Beside{Network: Network, URL: besideURL})
+}
 
-// Networks of the swarm runtime. Agents are attached to SwarmNetwork only:
-// an internal overlay network, with no route out of the swarm. The gateway
-// is attached to it and to SwarmEdgeNetwork, which gives its port published
-// on the node a way in.
+// Networks of the swarm runtime. Agents are attached to Network only: an
+// internal overlay network, with no route out of the swarm. The gateway is
+// attached to it and to EdgeNetwork, which gives its port published on the
+// node a way in.
 const (
-	SwarmNetwork     = "agentnet-swarm"
-	SwarmEdgeNetwork = "agentnet-swarm-edge"
-	// SwarmGateway is the service that routes /NAME/... to the agent
+	Network     = "agentnet-swarm"
+	EdgeNetwork = "agentnet-swarm-edge"
+	// Gateway is the service that routes /NAME/... to the agent
 	// service NAME on the overlay network, by the swarm's DNS (each
 	// service's virtual IP balances over its replicas).
-	SwarmGateway = "agentnet-gateway"
-	// swarmServicePrefix prefixes an agent's service name.
-	swarmServicePrefix = "agentnet-a-"
+	Gateway = "agentnet-gateway"
+	// servicePrefix prefixes an agent's service name.
+	servicePrefix = "agentnet-a-"
 	// EnvImageRegistry names an image registry (host:port) the swarm
 	// runtime pushes images to, as Config.ImageRegistry does.
 	EnvImageRegistry = "AGENTNET_IMAGE_REGISTRY"
-	// EnvSwarmNodes lists the Docker API addresses (DOCKER_HOST syntax,
+	// EnvNodes lists the Docker API addresses (DOCKER_HOST syntax,
 	// comma-separated) of the swarm's other nodes, onto which the swarm
 	// runtime loads its images when no image registry is given.
-	EnvSwarmNodes = "AGENTNET_SWARM_NODES"
+	EnvNodes = "AGENTNET_SWARM_NODES"
 )
 
-// swarmRuntime runs each agent as a Swarm service, from the images the
-// docker runtime builds, behind one gateway service per swarm.
-type swarmRuntime struct {
-	d   *docker
+// Runtime is the swarm runtime: it runs each agent as a Swarm service,
+// from the images the docker runtime builds, behind one gateway service
+// per swarm. It is safe for concurrent use.
+type Runtime struct {
+	cfg deploy.Config
+	d   *docker.Runtime   // builds the images
+	img *agentimg.Builder // d's
 	api *client.Client
 
 	mu       sync.Mutex // guards the shared things: networks, gateway
 	inflight sync.RWMutex
 }
 
-var _ Runtime = (*swarmRuntime)(nil)
+var (
+	_ deploy.Runtime = (*Runtime)(nil)
+	_ deploy.Scaler  = (*Runtime)(nil)
+)
 
-func newSwarm(cfg Config) (Runtime, error) {
-	c, err := dockerClient(lookupEnv(cfg.Env, "DOCKER_HOST"))
+// New returns the swarm runtime on the Docker Engine of cfg.Env
+// (DOCKER_HOST, else the local socket), a swarm manager; its images go to
+// cfg.ImageRegistry, else EnvImageRegistry's, else onto the nodes of
+// EnvNodes. deploy.Open("swarm", cfg) calls it.
+func New(cfg deploy.Config) (*Runtime, error) {
+	c, err := docker.Client(lookupEnv(cfg.Env, "DOCKER_HOST"))
 	if err != nil {
 		return nil, fmt.Errorf("swarm runtime: %w", err)
 	}
 	if cfg.ImageRegistry == "" {
 		cfg.ImageRegistry = lookupEnv(cfg.Env, EnvImageRegistry)
 	}
-	return &swarmRuntime{d: newDockerWith(cfg, c), api: c}, nil
+	d := docker.NewWith(cfg, c)
+	return &Runtime{cfg: cfg, d: d, img: d.Images(), api: c}, nil
 }
 
-func dockerClient(hostAddr string) (*client.Client, error) {
-	opts := []client.Opt{client.WithAPIVersionNegotiation()}
-	if hostAddr != "" {
-		opts = append(opts, client.WithHost(hostAddr))
-	}
-	return client.NewClientWithOpts(opts...)
-}
-
-func (s *swarmRuntime) Name() string { return "swarm" }
+// Name is "swarm".
+func (s *Runtime) Name() string { return "swarm" }
 
 // manager returns the local node's id, or why the engine cannot run
 // services.
-func (s *swarmRuntime) manager(ctx context.Context) (string, error) {
+func (s *Runtime) manager(ctx context.Context) (string, error) {
 	info, err := s.api.Info(ctx)
 	if err != nil {
 		return "", err
@@ -99,8 +114,8 @@ func (s *swarmRuntime) manager(ctx context.Context) (string, error) {
 // Up builds the agent's image as the docker runtime does, makes it
 // available on every node, and creates the agent's service on the overlay
 // network; it returns once the agent's card answers through the gateway.
-func (s *swarmRuntime) Up(ctx context.Context, spec Spec) (*Agent, error) {
-	if s.d.cfg.Self == "" {
+func (s *Runtime) Up(ctx context.Context, spec deploy.Spec) (*deploy.Agent, error) {
+	if s.cfg.Self == "" {
 		return nil, fmt.Errorf("up %s: swarm runtime: no agentnet executable to put in the image", spec.Name)
 	}
 	nodeID, err := s.manager(ctx)
@@ -116,7 +131,7 @@ func (s *swarmRuntime) Up(ctx context.Context, spec Spec) (*Agent, error) {
 		return nil, fmt.Errorf("up %s: %w", spec.Name, err)
 	}
 	if spec.Setup {
-		if err := host.Prepare(ctx, b, true, s.d.cfg.Env, io.Discard); err != nil {
+		if err := host.Prepare(ctx, b, true, s.cfg.Env, io.Discard); err != nil {
 			return nil, fmt.Errorf("up %s: %w", spec.Name, err)
 		}
 	}
@@ -132,33 +147,33 @@ func (s *swarmRuntime) Up(ctx context.Context, spec Spec) (*Agent, error) {
 
 // up makes the images and the service; it returns the base image also on
 // failure.
-func (s *swarmRuntime) up(ctx context.Context, spec Spec, b *bundle.Bundle, nodeID string) (_ *Agent, baseRef string, _ error) {
-	baseRef, err := s.d.img.Base(ctx, b)
+func (s *Runtime) up(ctx context.Context, spec deploy.Spec, b *bundle.Bundle, nodeID string) (_ *deploy.Agent, baseRef string, _ error) {
+	baseRef, err := s.img.Base(ctx, b)
 	if err != nil {
 		return nil, "", err
 	}
-	imageRef, bundleInImage, err := s.d.img.Agent(ctx, spec.Name, b, baseRef)
+	imageRef, bundleInImage, err := s.img.Agent(ctx, spec.Name, b, baseRef)
 	if err != nil {
 		return nil, baseRef, err
 	}
 	ref, err := s.distribute(ctx, imageRef, nodeID)
 	if err != nil {
-		s.d.img.Remove(context.WithoutCancel(ctx), imageRef)
+		s.img.Remove(context.WithoutCancel(ctx), imageRef)
 		return nil, baseRef, err
 	}
 	gw, err := s.ensureGateway(ctx, nodeID)
 	if err != nil {
-		s.d.img.Remove(context.WithoutCancel(ctx), imageRef)
+		s.img.Remove(context.WithoutCancel(ctx), imageRef)
 		return nil, baseRef, err
 	}
 	name := agentimg.Sanitize(spec.Name)
 	url := gw + name + "/"
-	labels := map[string]string{LabelManaged: "true", LabelRole: "agent", LabelAgent: spec.Name, LabelBundle: b.Dir, LabelImage: imageRef}
-	svc := s.agentService(swarmServicePrefix+name, ref, bundleInImage, url, labels)
+	labels := map[string]string{agentimg.LabelManaged: "true", agentimg.LabelRole: "agent", agentimg.LabelAgent: spec.Name, agentimg.LabelBundle: b.Dir, LabelImage: imageRef}
+	svc := s.agentService(servicePrefix+name, ref, bundleInImage, url, labels)
 	// The card's signatures, made here: the key never reaches the swarm.
-	sigVar, err := s.d.cfg.CardSignaturesVar(b, url)
+	sigVar, err := s.cfg.CardSignaturesVar(b, url)
 	if err != nil {
-		s.d.img.Remove(context.WithoutCancel(ctx), imageRef)
+		s.img.Remove(context.WithoutCancel(ctx), imageRef)
 		return nil, baseRef, err
 	}
 	if sigVar != "" {
@@ -166,14 +181,14 @@ func (s *swarmRuntime) up(ctx context.Context, spec Spec, b *bundle.Bundle, node
 	}
 	created, err := s.api.ServiceCreate(ctx, svc, swarm.ServiceCreateOptions{})
 	if err != nil {
-		s.d.img.Remove(context.WithoutCancel(ctx), imageRef)
+		s.img.Remove(context.WithoutCancel(ctx), imageRef)
 		return nil, baseRef, fmt.Errorf("create service: %w", err)
 	}
-	a := &Agent{Name: spec.Name, URL: url, Runtime: s.Name(), Bundle: b.Dir, ID: created.ID,
+	a := &deploy.Agent{Name: spec.Name, URL: url, Runtime: s.Name(), Bundle: b.Dir, ID: created.ID,
 		Log: "docker service logs " + svc.Name, Started: time.Now().UTC()}
 	if err := s.waitReady(ctx, a); err != nil {
 		s.removeService(context.WithoutCancel(ctx), a.ID)
-		s.d.img.Remove(context.WithoutCancel(ctx), imageRef)
+		s.img.Remove(context.WithoutCancel(ctx), imageRef)
 		return nil, baseRef, err
 	}
 	return a, baseRef, nil
@@ -186,8 +201,8 @@ const LabelImage = "agentnet.image"
 // agentService is the service spec of one agent: one replica, the limits
 // and containment of the docker runtime's containers, restarted whatever
 // ends it, healthy while its card answers.
-func (s *swarmRuntime) agentService(name, ref, bundleInImage, url string, labels map[string]string) swarm.ServiceSpec {
-	local := "http://127.0.0.1:" + dockerPort + "/"
+func (s *Runtime) agentService(name, ref, bundleInImage, url string, labels map[string]string) swarm.ServiceSpec {
+	local := "http://127.0.0.1:" + agentimg.Port + "/"
 	return swarm.ServiceSpec{
 		Annotations: swarm.Annotations{Name: name, Labels: labels},
 		TaskTemplate: swarm.TaskSpec{
@@ -195,12 +210,12 @@ func (s *swarmRuntime) agentService(name, ref, bundleInImage, url string, labels
 				Image:   ref,
 				Labels:  labels,
 				Command: []string{agentimg.AgentnetInImage},
-				Args: []string{"serve", bundleInImage, "--addr", "0.0.0.0:" + dockerPort, "--url", url,
-					"--allow-host", "127.0.0.1:" + dockerPort, "--allow-host", name + ":" + dockerPort, "--verbose",
+				Args: []string{"serve", bundleInImage, "--addr", "0.0.0.0:" + agentimg.Port, "--url", url,
+					"--allow-host", "127.0.0.1:" + agentimg.Port, "--allow-host", name + ":" + agentimg.Port, "--verbose",
 					// files inline: a URL on the gateway's loopback port does not reach another container
 					"--inline-file-max", "-1"},
 				Env:            []string{"PATH=" + agentimg.ImagePath, "HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
-				User:           dockerUser,
+				User:           docker.User,
 				Dir:            bundleInImage,
 				ReadOnly:       true,
 				Init:           ptr(true),
@@ -219,9 +234,9 @@ func (s *swarmRuntime) agentService(name, ref, bundleInImage, url string, labels
 				},
 			},
 			Resources: &swarm.ResourceRequirements{Limits: &swarm.Limit{
-				NanoCPUs: dockerNanoCPUs, MemoryBytes: dockerMemory, Pids: dockerPids}},
+				NanoCPUs: docker.NanoCPUs, MemoryBytes: docker.Memory, Pids: docker.Pids}},
 			RestartPolicy: &swarm.RestartPolicy{Condition: swarm.RestartPolicyConditionAny, Delay: ptr(time.Second)},
-			Networks:      []swarm.NetworkAttachmentConfig{{Target: SwarmNetwork}},
+			Networks:      []swarm.NetworkAttachmentConfig{{Target: Network}},
 		},
 		Mode: swarm.ServiceMode{Replicated: &swarm.ReplicatedService{Replicas: ptr(uint64(1))}},
 		// The service's name resolves to its tasks' addresses (DNS round
@@ -234,8 +249,8 @@ func (s *swarmRuntime) agentService(name, ref, bundleInImage, url string, labels
 
 // waitReady waits for the agent's card through the gateway; it fails early
 // when the service's tasks keep failing.
-func (s *swarmRuntime) waitReady(ctx context.Context, a *Agent) error {
-	deadline := time.NewTimer(s.d.cfg.ReadyTimeout)
+func (s *Runtime) waitReady(ctx context.Context, a *deploy.Agent) error {
+	deadline := time.NewTimer(s.cfg.ReadyTimeout)
 	defer deadline.Stop()
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
@@ -244,13 +259,13 @@ func (s *swarmRuntime) waitReady(ctx context.Context, a *Agent) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-deadline.C:
-			return fmt.Errorf("no card at %s within %s%s", a.URL, s.d.cfg.ReadyTimeout, s.taskErrors(ctx, a.ID))
+			return fmt.Errorf("no card at %s within %s%s", a.URL, s.cfg.ReadyTimeout, s.taskErrors(ctx, a.ID))
 		case <-tick.C:
 			tasks, err := s.tasks(ctx, a.ID, false)
 			if err != nil {
 				continue
 			}
-			if running(tasks) > 0 && CardAnswers(ctx, a.URL) == nil {
+			if running(tasks) > 0 && deploy.CardAnswers(ctx, a.URL) == nil {
 				return nil
 			}
 			failed := 0
@@ -267,7 +282,7 @@ func (s *swarmRuntime) waitReady(ctx context.Context, a *Agent) error {
 }
 
 // tasks lists the service's tasks; running keeps those meant to run.
-func (s *swarmRuntime) tasks(ctx context.Context, serviceID string, running bool) ([]swarm.Task, error) {
+func (s *Runtime) tasks(ctx context.Context, serviceID string, running bool) ([]swarm.Task, error) {
 	f := filters.NewArgs(filters.Arg("service", serviceID))
 	if running {
 		f.Add("desired-state", "running")
@@ -276,7 +291,7 @@ func (s *swarmRuntime) tasks(ctx context.Context, serviceID string, running bool
 }
 
 // taskErrors says why the service's last tasks ended.
-func (s *swarmRuntime) taskErrors(ctx context.Context, serviceID string) string {
+func (s *Runtime) taskErrors(ctx context.Context, serviceID string) string {
 	tasks, err := s.tasks(context.WithoutCancel(ctx), serviceID, false)
 	if err != nil {
 		return ""
@@ -297,10 +312,10 @@ func (s *swarmRuntime) taskErrors(ctx context.Context, serviceID string) string 
 // then its image and, once no agent service is left, the gateway, the
 // networks and the base images. It refuses to touch a service without
 // agentnet's label.
-func (s *swarmRuntime) Down(ctx context.Context, a *Agent) error {
+func (s *Runtime) Down(ctx context.Context, a *deploy.Agent) error {
 	svc, _, err := s.api.ServiceInspectWithRaw(ctx, a.ID, swarm.ServiceInspectOptions{})
 	if cerrdefs.IsNotFound(err) {
-		if err := s.d.removeAgentImages(ctx, a.Name); err != nil {
+		if err := s.d.RemoveAgentImages(ctx, a.Name); err != nil {
 			return err
 		}
 		s.removeShared(ctx)
@@ -309,7 +324,7 @@ func (s *swarmRuntime) Down(ctx context.Context, a *Agent) error {
 	if err != nil {
 		return fmt.Errorf("down %s: %w", a.Name, err)
 	}
-	if svc.Spec.Labels[LabelManaged] != "true" || svc.Spec.Labels[LabelRole] != "agent" {
+	if svc.Spec.Labels[agentimg.LabelManaged] != "true" || svc.Spec.Labels[agentimg.LabelRole] != "agent" {
 		return fmt.Errorf("down %s: service %s was not made by agentnet; leaving it alone", a.Name, shortID(a.ID))
 	}
 	if err := s.removeService(ctx, a.ID); err != nil {
@@ -322,7 +337,7 @@ func (s *swarmRuntime) Down(ctx context.Context, a *Agent) error {
 			return fmt.Errorf("down %s: untag %s: %w", a.Name, ref, err)
 		}
 	}
-	base, err := s.d.img.Remove(ctx, svc.Spec.Labels[LabelImage])
+	base, err := s.img.Remove(ctx, svc.Spec.Labels[LabelImage])
 	if err != nil {
 		return fmt.Errorf("down %s: %w", a.Name, err)
 	}
@@ -334,7 +349,7 @@ func (s *swarmRuntime) Down(ctx context.Context, a *Agent) error {
 // (the engine leaves those of a finished Swarm job behind, and takes
 // seconds over those of a service), waiting up to a minute for them to go,
 // so that its image and networks can go too.
-func (s *swarmRuntime) removeService(ctx context.Context, id string) error {
+func (s *Runtime) removeService(ctx context.Context, id string) error {
 	if err := s.api.ServiceRemove(ctx, id); err != nil && !cerrdefs.IsNotFound(err) {
 		return fmt.Errorf("remove service: %w", err)
 	}
@@ -345,7 +360,7 @@ func (s *swarmRuntime) removeService(ctx context.Context, id string) error {
 			return err
 		}
 		for _, c := range cs {
-			if c.Labels[LabelManaged] == "true" {
+			if c.Labels[agentimg.LabelManaged] == "true" {
 				_ = s.api.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true})
 			}
 		}
@@ -356,28 +371,28 @@ func (s *swarmRuntime) removeService(ctx context.Context, id string) error {
 // removeShared removes the gateway and the networks once no agent service
 // is left, and the base images given unless an image uses them; it waits
 // for the agents coming up in this process.
-func (s *swarmRuntime) removeShared(ctx context.Context, bases ...string) {
+func (s *Runtime) removeShared(ctx context.Context, bases ...string) {
 	s.inflight.Lock()
 	defer s.inflight.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	unlock, err := lockHost("swarm-shared")
+	unlock, err := docker.LockHost("swarm-shared")
 	if err != nil {
 		return
 	}
 	defer unlock()
 	for _, b := range bases {
 		if b != "" {
-			s.d.img.Remove(ctx, b) // one an agent image still uses stays
+			s.img.Remove(ctx, b) // one an agent image still uses stays
 		}
 	}
 	agents, err := s.api.ServiceList(ctx, swarm.ServiceListOptions{Filters: filters.NewArgs(
-		filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelRole+"=agent"))})
+		filters.Arg("label", agentimg.LabelManaged+"=true"), filters.Arg("label", agentimg.LabelRole+"=agent"))})
 	if err != nil || len(agents) > 0 {
 		return
 	}
 	gws, err := s.api.ServiceList(ctx, swarm.ServiceListOptions{Filters: filters.NewArgs(
-		filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelRole+"=gateway"))})
+		filters.Arg("label", agentimg.LabelManaged+"=true"), filters.Arg("label", agentimg.LabelRole+"=gateway"))})
 	if err != nil {
 		return
 	}
@@ -386,8 +401,8 @@ func (s *swarmRuntime) removeShared(ctx context.Context, bases ...string) {
 			s.removeTags(ctx, g.Spec.TaskTemplate.ContainerSpec.Image)
 		}
 	}
-	for _, name := range []string{SwarmNetwork, SwarmEdgeNetwork} {
-		if n, err := s.api.NetworkInspect(ctx, name, network.InspectOptions{}); err == nil && n.Labels[LabelManaged] == "true" {
+	for _, name := range []string{Network, EdgeNetwork} {
+		if n, err := s.api.NetworkInspect(ctx, name, network.InspectOptions{}); err == nil && n.Labels[agentimg.LabelManaged] == "true" {
 			removeNetwork(ctx, s.api, n.ID)
 		}
 	}
@@ -396,9 +411,9 @@ func (s *swarmRuntime) removeShared(ctx context.Context, bases ...string) {
 // removeTags removes every name of an image agentnet made (its local tag
 // and a registry's), and with the last the image, unless a container uses
 // it.
-func (s *swarmRuntime) removeTags(ctx context.Context, ref string) {
+func (s *Runtime) removeTags(ctx context.Context, ref string) {
 	img, err := s.api.ImageInspect(ctx, ref)
-	if err != nil || img.Config == nil || img.Config.Labels[LabelManaged] != "true" {
+	if err != nil || img.Config == nil || img.Config.Labels[agentimg.LabelManaged] != "true" {
 		return
 	}
 	for _, tag := range img.RepoTags {
@@ -408,13 +423,13 @@ func (s *swarmRuntime) removeTags(ctx context.Context, ref string) {
 
 // Health reports whether the agent's card answers through the gateway and
 // how many of its service's tasks run.
-func (s *swarmRuntime) Health(ctx context.Context, a *Agent) Health {
+func (s *Runtime) Health(ctx context.Context, a *deploy.Agent) deploy.Health {
 	svc, _, err := s.api.ServiceInspectWithRaw(ctx, a.ID, swarm.ServiceInspectOptions{})
 	if cerrdefs.IsNotFound(err) {
-		return Health{Detail: "service gone"}
+		return deploy.Health{Detail: "service gone"}
 	}
 	if err != nil {
-		return Health{Detail: err.Error()}
+		return deploy.Health{Detail: err.Error()}
 	}
 	want := uint64(0)
 	if svc.Spec.Mode.Replicated != nil && svc.Spec.Mode.Replicated.Replicas != nil {
@@ -422,14 +437,14 @@ func (s *swarmRuntime) Health(ctx context.Context, a *Agent) Health {
 	}
 	tasks, err := s.tasks(ctx, a.ID, true)
 	if err != nil {
-		return Health{Detail: err.Error()}
+		return deploy.Health{Detail: err.Error()}
 	}
 	n := running(tasks)
 	detail := fmt.Sprintf("%d/%d tasks running", n, want)
-	if err := CardAnswers(ctx, a.URL); err != nil {
-		return Health{Detail: detail + "; " + err.Error() + s.taskErrors(ctx, a.ID)}
+	if err := deploy.CardAnswers(ctx, a.URL); err != nil {
+		return deploy.Health{Detail: detail + "; " + err.Error() + s.taskErrors(ctx, a.ID)}
 	}
-	return Health{Up: n > 0, Detail: detail}
+	return deploy.Health{Up: n > 0, Detail: detail}
 }
 
 // running counts the tasks that run (past their health check's start).
@@ -444,12 +459,12 @@ func running(tasks []swarm.Task) int {
 }
 
 // Scale sets the number of the agent's replicas.
-func (s *swarmRuntime) Scale(ctx context.Context, a *Agent, replicas uint64) error {
+func (s *Runtime) Scale(ctx context.Context, a *deploy.Agent, replicas uint64) error {
 	svc, _, err := s.api.ServiceInspectWithRaw(ctx, a.ID, swarm.ServiceInspectOptions{})
 	if err != nil {
 		return fmt.Errorf("scale %s: %w", a.Name, err)
 	}
-	if svc.Spec.Labels[LabelManaged] != "true" || svc.Spec.Mode.Replicated == nil {
+	if svc.Spec.Labels[agentimg.LabelManaged] != "true" || svc.Spec.Mode.Replicated == nil {
 		return fmt.Errorf("scale %s: service %s was not made by agentnet", a.Name, shortID(a.ID))
 	}
 	svc.Spec.Mode.Replicated.Replicas = &replicas
@@ -459,17 +474,12 @@ func (s *swarmRuntime) Scale(ctx context.Context, a *Agent, replicas uint64) err
 	return nil
 }
 
-// Scaler is a runtime whose agents run as several replicas.
-type Scaler interface {
-	Scale(ctx context.Context, a *Agent, replicas uint64) error
-}
-
 // distribute makes the image available on every node that can run it: it
 // pushes it to the image registry when one is given (and returns its name
 // there), else loads it onto each other node through that node's Docker
-// API (EnvSwarmNodes).
-func (s *swarmRuntime) distribute(ctx context.Context, ref, nodeID string) (string, error) {
-	if reg := strings.TrimSuffix(s.d.cfg.ImageRegistry, "/"); reg != "" {
+// API (EnvNodes).
+func (s *Runtime) distribute(ctx context.Context, ref, nodeID string) (string, error) {
+	if reg := strings.TrimSuffix(s.cfg.ImageRegistry, "/"); reg != "" {
 		remote := reg + "/" + ref
 		if err := s.api.ImageTag(ctx, ref, remote); err != nil {
 			return "", fmt.Errorf("tag %s: %w", remote, err)
@@ -505,7 +515,7 @@ func (s *swarmRuntime) distribute(ctx context.Context, ref, nodeID string) (stri
 		c := engines[n.ID]
 		if c == nil {
 			return "", fmt.Errorf("node %s (%s): no image registry (--image-registry) and no Docker API address for it in %s to load the image onto",
-				n.Description.Hostname, shortID(n.ID), EnvSwarmNodes)
+				n.Description.Hostname, shortID(n.ID), EnvNodes)
 		}
 		if err := copyImage(ctx, s.api, c, ref); err != nil {
 			return "", fmt.Errorf("load %s onto node %s: %w", ref, n.Description.Hostname, err)
@@ -514,20 +524,20 @@ func (s *swarmRuntime) distribute(ctx context.Context, ref, nodeID string) (stri
 	return ref, nil
 }
 
-// nodeEngines opens the Docker APIs listed in EnvSwarmNodes, by node id.
-func (s *swarmRuntime) nodeEngines(ctx context.Context) (map[string]*client.Client, error) {
+// nodeEngines opens the Docker APIs listed in EnvNodes, by node id.
+func (s *Runtime) nodeEngines(ctx context.Context) (map[string]*client.Client, error) {
 	out := map[string]*client.Client{}
-	for _, addr := range strings.Split(lookupEnv(s.d.cfg.Env, EnvSwarmNodes), ",") {
+	for _, addr := range strings.Split(lookupEnv(s.cfg.Env, EnvNodes), ",") {
 		if addr = strings.TrimSpace(addr); addr == "" {
 			continue
 		}
-		c, err := dockerClient(addr)
+		c, err := docker.Client(addr)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", EnvSwarmNodes, addr, err)
+			return nil, fmt.Errorf("%s: %s: %w", EnvNodes, addr, err)
 		}
 		info, err := c.Info(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", EnvSwarmNodes, addr, err)
+			return nil, fmt.Errorf("%s: %s: %w", EnvNodes, addr, err)
 		}
 		out[info.Swarm.NodeID] = c
 	}
@@ -556,10 +566,10 @@ func copyImage(ctx context.Context, from, to *client.Client, ref string) error {
 // ensureGateway returns the gateway's base URL ("http://127.0.0.1:PORT/"),
 // making the networks and the gateway service (pinned to this node, its
 // port published on the node) when there is none.
-func (s *swarmRuntime) ensureGateway(ctx context.Context, nodeID string) (string, error) {
+func (s *Runtime) ensureGateway(ctx context.Context, nodeID string) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	unlock, err := lockHost("swarm-shared")
+	unlock, err := docker.LockHost("swarm-shared")
 	if err != nil {
 		return "", err
 	}
@@ -567,21 +577,21 @@ func (s *swarmRuntime) ensureGateway(ctx context.Context, nodeID string) (string
 	for _, n := range []struct {
 		name     string
 		internal bool
-	}{{SwarmNetwork, true}, {SwarmEdgeNetwork, false}} {
+	}{{Network, true}, {EdgeNetwork, false}} {
 		if err := s.ensureOverlay(ctx, n.name, n.internal); err != nil {
 			return "", err
 		}
 	}
-	gws, err := s.api.ServiceList(ctx, swarm.ServiceListOptions{Filters: filters.NewArgs(filters.Arg("name", SwarmGateway))})
+	gws, err := s.api.ServiceList(ctx, swarm.ServiceListOptions{Filters: filters.NewArgs(filters.Arg("name", Gateway))})
 	if err != nil {
 		return "", fmt.Errorf("list services: %w", err)
 	}
 	for _, g := range gws {
-		if g.Spec.Name != SwarmGateway {
+		if g.Spec.Name != Gateway {
 			continue
 		}
-		if g.Spec.Labels[LabelManaged] != "true" {
-			return "", fmt.Errorf("a service named %q exists that agentnet did not make; remove or rename it", SwarmGateway)
+		if g.Spec.Labels[agentimg.LabelManaged] != "true" {
+			return "", fmt.Errorf("a service named %q exists that agentnet did not make; remove or rename it", Gateway)
 		}
 		url, err := gatewayURL(g)
 		if err != nil {
@@ -597,26 +607,7 @@ func (s *swarmRuntime) ensureGateway(ctx context.Context, nodeID string) (string
 	if err != nil {
 		return "", err
 	}
-	labels := map[string]string{LabelManaged: "true", LabelRole: "gateway"}
-	spec := swarm.ServiceSpec{
-		Annotations: swarm.Annotations{Name: SwarmGateway, Labels: labels},
-		TaskTemplate: swarm.TaskSpec{
-			ContainerSpec: &swarm.ContainerSpec{
-				Image: ref, Labels: labels, Command: []string{agentimg.AgentnetInImage},
-				Args: []string{"fleet", "gateway", "--addr", "0.0.0.0:" + dockerPort},
-				User: dockerUser, ReadOnly: true, Init: ptr(true), CapabilityDrop: []string{"ALL"},
-				Privileges: &swarm.Privileges{NoNewPrivileges: true},
-			},
-			Resources: &swarm.ResourceRequirements{Limits: &swarm.Limit{
-				NanoCPUs: dockerNanoCPUs, MemoryBytes: dockerMemory, Pids: dockerPids}},
-			RestartPolicy: &swarm.RestartPolicy{Condition: swarm.RestartPolicyConditionAny, Delay: ptr(time.Second)},
-			Placement:     &swarm.Placement{Constraints: []string{"node.id==" + nodeID}},
-			Networks:      []swarm.NetworkAttachmentConfig{{Target: SwarmNetwork}, {Target: SwarmEdgeNetwork}},
-		},
-		Mode: swarm.ServiceMode{Replicated: &swarm.ReplicatedService{Replicas: ptr(uint64(1))}},
-		EndpointSpec: &swarm.EndpointSpec{Ports: []swarm.PortConfig{{Protocol: swarm.PortConfigProtocolTCP,
-			TargetPort: 8080, PublishedPort: uint32(port), PublishMode: swarm.PortConfigPublishModeHost}}},
-	}
+	spec := gatewayService(ref, nodeID, port)
 	created, err := s.api.ServiceCreate(ctx, spec, swarm.ServiceCreateOptions{})
 	if err != nil {
 		return "", fmt.Errorf("create the gateway service: %w", err)
@@ -630,6 +621,32 @@ func (s *swarmRuntime) ensureGateway(ctx context.Context, nodeID string) (string
 	return url, nil
 }
 
+// gatewayService is the service spec of the gateway: the image ref (agentnet
+// alone) running "fleet gateway", pinned to the node nodeID, on both
+// networks, its port published on the node in host mode.
+func gatewayService(ref, nodeID string, port int) swarm.ServiceSpec {
+	labels := map[string]string{agentimg.LabelManaged: "true", agentimg.LabelRole: "gateway"}
+	return swarm.ServiceSpec{
+		Annotations: swarm.Annotations{Name: Gateway, Labels: labels},
+		TaskTemplate: swarm.TaskSpec{
+			ContainerSpec: &swarm.ContainerSpec{
+				Image: ref, Labels: labels, Command: []string{agentimg.AgentnetInImage},
+				Args: []string{"fleet", "gateway", "--addr", "0.0.0.0:" + agentimg.Port},
+				User: docker.User, ReadOnly: true, Init: ptr(true), CapabilityDrop: []string{"ALL"},
+				Privileges: &swarm.Privileges{NoNewPrivileges: true},
+			},
+			Resources: &swarm.ResourceRequirements{Limits: &swarm.Limit{
+				NanoCPUs: docker.NanoCPUs, MemoryBytes: docker.Memory, Pids: docker.Pids}},
+			RestartPolicy: &swarm.RestartPolicy{Condition: swarm.RestartPolicyConditionAny, Delay: ptr(time.Second)},
+			Placement:     &swarm.Placement{Constraints: []string{"node.id==" + nodeID}},
+			Networks:      []swarm.NetworkAttachmentConfig{{Target: Network}, {Target: EdgeNetwork}},
+		},
+		Mode: swarm.ServiceMode{Replicated: &swarm.ReplicatedService{Replicas: ptr(uint64(1))}},
+		EndpointSpec: &swarm.EndpointSpec{Ports: []swarm.PortConfig{{Protocol: swarm.PortConfigProtocolTCP,
+			TargetPort: 8080, PublishedPort: uint32(port), PublishMode: swarm.PortConfigPublishModeHost}}},
+	}
+}
+
 func gatewayURL(g swarm.Service) (string, error) {
 	if g.Spec.EndpointSpec != nil {
 		for _, p := range g.Spec.EndpointSpec.Ports {
@@ -638,19 +655,19 @@ func gatewayURL(g swarm.Service) (string, error) {
 			}
 		}
 	}
-	return "", fmt.Errorf("service %s publishes no port", SwarmGateway)
+	return "", fmt.Errorf("service %s publishes no port", Gateway)
 }
 
 // waitGateway waits for the gateway's own health path.
-func (s *swarmRuntime) waitGateway(ctx context.Context, url string) error {
-	deadline := time.Now().Add(s.d.cfg.ReadyTimeout)
+func (s *Runtime) waitGateway(ctx context.Context, url string) error {
+	deadline := time.Now().Add(s.cfg.ReadyTimeout)
 	for {
 		err := getOK(ctx, url+GatewayHealthPath[1:])
 		if err == nil {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			return fmt.Errorf("the gateway at %s does not answer within %s: %w", url, s.d.cfg.ReadyTimeout, err)
+			return fmt.Errorf("the gateway at %s does not answer within %s: %w", url, s.cfg.ReadyTimeout, err)
 		}
 		select {
 		case <-ctx.Done():
@@ -662,21 +679,21 @@ func (s *swarmRuntime) waitGateway(ctx context.Context, url string) error {
 
 // gatewayImage is an image holding only agentnet, made available on
 // every node.
-func (s *swarmRuntime) gatewayImage(ctx context.Context, nodeID string) (string, error) {
+func (s *Runtime) gatewayImage(ctx context.Context, nodeID string) (string, error) {
 	r := agentimg.NewRootfs()
-	if err := s.d.img.Tools.AddAgentnet(r, s.d.cfg.Self); err != nil {
+	if err := s.img.Tools.AddAgentnet(r, s.cfg.Self); err != nil {
 		return "", err
 	}
 	r.Dirs["/tmp"] = true
 	r.Data["/etc/passwd"] = []byte("root:x:0:0:root:/root:/sbin/nologin\nnobody:x:65534:65534:nobody:/tmp:/sbin/nologin\n")
 	ref := "agentnet-gateway:" + r.Key()[:16]
-	err := s.d.img.Ensure(ctx, ref, func() error {
+	err := s.img.Ensure(ctx, ref, func() error {
 		pr, pw := io.Pipe()
 		go func() { pw.CloseWithError(r.WriteTar(pw, "")) }()
 		defer pr.Close()
 		out, err := s.api.ImageImport(ctx, image.ImportSource{Source: pr, SourceName: "-"}, ref, image.ImportOptions{
 			Message: "agentnet gateway image",
-			Changes: []string{fmt.Sprintf("LABEL %s=true %s=gateway", LabelManaged, LabelRole)},
+			Changes: []string{fmt.Sprintf("LABEL %s=true %s=gateway", agentimg.LabelManaged, agentimg.LabelRole)},
 		})
 		if err != nil {
 			return err
@@ -692,10 +709,10 @@ func (s *swarmRuntime) gatewayImage(ctx context.Context, nodeID string) (string,
 
 // ensureOverlay makes the attachable overlay network name unless it
 // exists; internal ones have no route out of the swarm.
-func (s *swarmRuntime) ensureOverlay(ctx context.Context, name string, internal bool) error {
+func (s *Runtime) ensureOverlay(ctx context.Context, name string, internal bool) error {
 	n, err := s.api.NetworkInspect(ctx, name, network.InspectOptions{})
 	if err == nil {
-		if n.Labels[LabelManaged] != "true" {
+		if n.Labels[agentimg.LabelManaged] != "true" {
 			return fmt.Errorf("a Docker network named %q exists that agentnet did not make; remove or rename it", name)
 		}
 		return nil
@@ -705,12 +722,18 @@ func (s *swarmRuntime) ensureOverlay(ctx context.Context, name string, internal 
 	}
 	_, err = s.api.NetworkCreate(ctx, name, network.CreateOptions{
 		Driver: "overlay", Internal: internal, Attachable: true,
-		Labels: map[string]string{LabelManaged: "true", LabelRole: "network"},
+		Labels: map[string]string{agentimg.LabelManaged: "true", agentimg.LabelRole: "network"},
 	})
 	if err != nil && !cerrdefs.IsConflict(err) {
 		return fmt.Errorf("create network %s: %w", name, err)
 	}
 	return nil
+}
+
+// besideURL is where a job beside the swarm agent a reaches it: its
+// service's name on the overlay network.
+func besideURL(a *deploy.Agent) string {
+	return "http://" + servicePrefix + agentimg.Sanitize(a.Name) + ":" + agentimg.Port + "/"
 }
 
 // freePort finds a port free on this machine's loopback interface.
@@ -721,4 +744,22 @@ func freePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+func lookupEnv(env []string, key string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, key+"="); ok {
+			return v
+		}
+	}
+	return ""
 }

@@ -1,9 +1,10 @@
-package deploy
+package docker
 
 import (
 	"context"
 	"fmt"
 
+	"github.com/agentnet/agentnet/deploy"
 	agentimg "github.com/agentnet/agentnet/deploy/image"
 )
 
@@ -14,18 +15,17 @@ type Image = agentimg.Image
 // PlanImage computes the agent's image without building it (no Docker
 // needed): the references are keys of the contents, so they are those
 // BuildImage and the runtimes make of the same files.
-func PlanImage(cfg Config, spec Spec) (*Image, error) {
+func PlanImage(cfg deploy.Config, spec deploy.Spec) (*Image, error) {
 	return agentimg.NewPlanner(cfg.Self, cfg.Env).Image(context.Background(), spec.Name, spec.Bundle)
 }
 
 // BuildImage builds the agent's image (and its base) in the Docker engine
 // of cfg.Env, unless images of the same contents are there.
-func BuildImage(ctx context.Context, cfg Config, spec Spec) (*Image, error) {
-	rt, err := newDocker(cfg)
+func BuildImage(ctx context.Context, cfg deploy.Config, spec deploy.Spec) (*Image, error) {
+	d, err := New(cfg)
 	if err != nil {
 		return nil, err
 	}
-	d := rt.(*docker)
 	if _, err := d.api.Ping(ctx); err != nil {
 		return nil, fmt.Errorf("build %s: %w", spec.Name, err)
 	}

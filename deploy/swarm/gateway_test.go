@@ -1,4 +1,4 @@
-package deploy
+package swarm
 
 import (
 	"net/http"

@@ -1,10 +1,11 @@
-package deploy
+package docker
 
 import (
 	"bytes"
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -24,10 +25,19 @@ import (
 
 	"github.com/agentnet/agentnet/a2a/host"
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/deploy"
 	agentimg "github.com/agentnet/agentnet/deploy/image"
 )
 
-func init() { Register("docker", newDocker) }
+func init() {
+	deploy.Register("docker", func(cfg deploy.Config) (deploy.Runtime, error) {
+		d, err := New(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
+	})
+}
 
 // Labels the docker runtime puts on everything it creates. Down and the
 // clean-up of tests select by them and never touch anything without them.
@@ -39,25 +49,29 @@ const (
 	LabelBase    = agentimg.LabelBase    // on an agent image: the base image it was built on
 )
 
-// DockerNetwork is the bridge network agent containers are attached to. It
+// Network is the bridge network agent containers are attached to. It
 // has no masquerading (no route out of the machine) and no traffic between
 // containers; each agent is reached through its port published on
 // 127.0.0.1 only.
-const DockerNetwork = "agentnet"
+const Network = "agentnet"
 
-// Container limits and layout.
+// Limits of an agent's container, which the swarm runtime gives its
+// services too.
 const (
-	dockerMemory   = 512 << 20 // bytes
-	dockerNanoCPUs = 1e9       // one CPU
-	dockerPids     = 256
-	dockerTmpfs    = "rw,nosuid,nodev,size=256m,mode=1777"
-	dockerPort     = agentimg.Port
-	dockerUser     = "65534:65534" // nobody
+	Memory   = 512 << 20 // bytes
+	NanoCPUs = 1e9       // one CPU
+	Pids     = 256
+	User     = "65534:65534" // nobody
 )
 
-// dockerAPI is the part of the Docker Engine API client the docker runtime
-// uses.
-type dockerAPI interface {
+// Layout of an agent's container.
+const (
+	dockerTmpfs = "rw,nosuid,nodev,size=256m,mode=1777"
+	dockerPort  = agentimg.Port
+)
+
+// API is the part of the Docker Engine API client the docker runtime uses.
+type API interface {
 	Ping(ctx context.Context) (types.Ping, error)
 	ImageImport(ctx context.Context, source image.ImportSource, ref string, options image.ImportOptions) (io.ReadCloser, error)
 	ImageInspect(ctx context.Context, imageID string, opts ...client.ImageInspectOption) (image.InspectResponse, error)
@@ -76,13 +90,14 @@ type dockerAPI interface {
 	NetworkRemove(ctx context.Context, networkID string) error
 }
 
-var _ dockerAPI = (*client.Client)(nil)
+var _ API = (*client.Client)(nil)
 
-// docker runs each agent in a container of its own, from an image built
-// locally: nothing is pulled.
-type docker struct {
-	cfg Config
-	api dockerAPI
+// Runtime is the docker runtime: it runs each agent in a container of its
+// own, from an image built locally (nothing is pulled). It is safe for
+// concurrent use.
+type Runtime struct {
+	cfg deploy.Config
+	api API
 	img *agentimg.Builder // builds the base and agent images
 
 	mu sync.Mutex // guards the shared network's creation
@@ -93,31 +108,46 @@ type docker struct {
 	inflight sync.RWMutex
 }
 
-var _ Runtime = (*docker)(nil)
+var _ deploy.Runtime = (*Runtime)(nil)
 
-func newDocker(cfg Config) (Runtime, error) {
-	opts := []client.Opt{client.WithAPIVersionNegotiation()}
-	if h := lookupEnv(cfg.Env, "DOCKER_HOST"); h != "" {
-		opts = append(opts, client.WithHost(h))
-	}
-	c, err := client.NewClientWithOpts(opts...)
+// New returns the docker runtime on the Docker Engine of cfg.Env
+// (DOCKER_HOST, else the local socket). deploy.Open("docker", cfg) calls
+// it.
+func New(cfg deploy.Config) (*Runtime, error) {
+	c, err := Client(lookupEnv(cfg.Env, "DOCKER_HOST"))
 	if err != nil {
 		return nil, fmt.Errorf("docker runtime: %w", err)
 	}
-	return newDockerWith(cfg, c), nil
+	return NewWith(cfg, c), nil
 }
 
-func newDockerWith(cfg Config, api dockerAPI) *docker {
-	return &docker{cfg: cfg, api: api, img: agentimg.NewBuilder(cfg.Self, cfg.Env, api)}
+// NewWith returns the docker runtime on the engine api talks to.
+func NewWith(cfg deploy.Config, api API) *Runtime {
+	return &Runtime{cfg: cfg, api: api, img: agentimg.NewBuilder(cfg.Self, cfg.Env, api)}
 }
 
-func (d *docker) Name() string { return "docker" }
+// Client opens the Docker Engine API at host (DOCKER_HOST's syntax; ""
+// is the local socket), with the API version negotiated.
+func Client(host string) (*client.Client, error) {
+	opts := []client.Opt{client.WithAPIVersionNegotiation()}
+	if host != "" {
+		opts = append(opts, client.WithHost(host))
+	}
+	return client.NewClientWithOpts(opts...)
+}
+
+// Images is the builder of the runtime's images, which the swarm runtime
+// builds its agents' images with.
+func (d *Runtime) Images() *agentimg.Builder { return d.img }
+
+// Name is "docker".
+func (d *Runtime) Name() string { return "docker" }
 
 // Up builds the agent's image (and the base image holding agentnet and the
 // programs the bundle runs, when no image with the same contents exists),
 // starts its container with the card's URL set to the published loopback
 // port, and waits for the card.
-func (d *docker) Up(ctx context.Context, spec Spec) (*Agent, error) {
+func (d *Runtime) Up(ctx context.Context, spec deploy.Spec) (*deploy.Agent, error) {
 	if d.cfg.Self == "" {
 		return nil, fmt.Errorf("up %s: docker runtime: no agentnet executable to put in the image", spec.Name)
 	}
@@ -157,7 +187,7 @@ func (d *docker) Up(ctx context.Context, spec Spec) (*Agent, error) {
 
 // up makes the images and starts the container; it returns the images it
 // made or found, also on failure.
-func (d *docker) up(ctx context.Context, spec Spec, b *bundle.Bundle) (_ *Agent, imageRef, baseRef string, _ error) {
+func (d *Runtime) up(ctx context.Context, spec deploy.Spec, b *bundle.Bundle) (_ *deploy.Agent, imageRef, baseRef string, _ error) {
 	baseRef, err := d.img.Base(ctx, b)
 	if err != nil {
 		return nil, "", "", fmt.Errorf("up %s: %w", spec.Name, err)
@@ -190,39 +220,13 @@ func (d *docker) up(ctx context.Context, spec Spec, b *bundle.Bundle) (_ *Agent,
 // start creates and starts the container and waits for its card; on failure
 // it removes the container. retry reports a port clash, or the shared
 // network gone meanwhile.
-func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRef, bundleInImage, netID string) (_ *Agent, retry bool, _ error) {
+func (d *Runtime) start(ctx context.Context, spec deploy.Spec, b *bundle.Bundle, imageRef, bundleInImage, netID string) (_ *deploy.Agent, retry bool, _ error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, false, fmt.Errorf("up %s: %w", spec.Name, err)
 	}
 	url := fmt.Sprintf("http://127.0.0.1:%d/", port)
-	cport := nat.Port(dockerPort + "/tcp")
-	labels := map[string]string{LabelManaged: "true", LabelRole: "agent", LabelAgent: spec.Name, LabelBundle: b.Dir}
-	cfg := &container.Config{
-		Image: imageRef,
-		// Files are answered inline: the URL a container serves them at
-		// names the host's loopback, which no other container reaches.
-		Cmd:          []string{"serve", bundleInImage, "--addr", "0.0.0.0:" + dockerPort, "--url", url, "--verbose", "--inline-file-max", "-1"},
-		Env:          []string{"PATH=" + agentimg.ImagePath, "HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
-		User:         dockerUser,
-		WorkingDir:   bundleInImage,
-		ExposedPorts: nat.PortSet{cport: struct{}{}},
-		Labels:       labels,
-	}
-	hc := &container.HostConfig{
-		PortBindings:   nat.PortMap{cport: {{HostIP: "127.0.0.1", HostPort: strconv.Itoa(port)}}},
-		ReadonlyRootfs: true,
-		Tmpfs:          map[string]string{"/tmp": dockerTmpfs},
-		CapDrop:        []string{"ALL"},
-		SecurityOpt:    []string{"no-new-privileges"},
-		Init:           ptr(true),
-		NetworkMode:    container.NetworkMode(netID),
-		Resources: container.Resources{
-			Memory:    dockerMemory,
-			NanoCPUs:  dockerNanoCPUs,
-			PidsLimit: ptr(int64(dockerPids)),
-		},
-	}
+	cfg, hc := agentContainer(spec.Name, b.Dir, imageRef, bundleInImage, netID, url, port)
 	sigVar, err := d.cfg.CardSignaturesVar(b, url)
 	if err != nil {
 		return nil, false, fmt.Errorf("up %s: %w", spec.Name, err)
@@ -245,8 +249,51 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 		clash := strings.Contains(msg, "already allocated") || strings.Contains(msg, "address already in use") || networkGone(err)
 		return nil, clash, fmt.Errorf("up %s: start container: %w", spec.Name, err)
 	}
-	a := &Agent{Name: spec.Name, URL: url, Runtime: d.Name(), Bundle: b.Dir, ID: id, Started: time.Now().UTC()}
+	a := &deploy.Agent{Name: spec.Name, URL: url, Runtime: d.Name(), Bundle: b.Dir, ID: id, Started: time.Now().UTC()}
+	if err := d.waitCard(ctx, a, remove); err != nil {
+		return nil, false, err
+	}
+	return a, false, nil
+}
 
+// agentContainer is the configuration of the container of the agent name
+// (of the bundle at bundleDir): the image's host serving on the port
+// published on loopback, on the network netID, with its containment.
+func agentContainer(name, bundleDir, imageRef, bundleInImage, netID, url string, port int) (*container.Config, *container.HostConfig) {
+	cport := nat.Port(dockerPort + "/tcp")
+	labels := map[string]string{LabelManaged: "true", LabelRole: "agent", LabelAgent: name, LabelBundle: bundleDir}
+	cfg := &container.Config{
+		Image: imageRef,
+		// Files are answered inline: the URL a container serves them at
+		// names the host's loopback, which no other container reaches.
+		Cmd:          []string{"serve", bundleInImage, "--addr", "0.0.0.0:" + dockerPort, "--url", url, "--verbose", "--inline-file-max", "-1"},
+		Env:          []string{"PATH=" + agentimg.ImagePath, "HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8", "PYTHONDONTWRITEBYTECODE=1"},
+		User:         User,
+		WorkingDir:   bundleInImage,
+		ExposedPorts: nat.PortSet{cport: struct{}{}},
+		Labels:       labels,
+	}
+	hc := &container.HostConfig{
+		PortBindings:   nat.PortMap{cport: {{HostIP: "127.0.0.1", HostPort: strconv.Itoa(port)}}},
+		ReadonlyRootfs: true,
+		Tmpfs:          map[string]string{"/tmp": dockerTmpfs},
+		CapDrop:        []string{"ALL"},
+		SecurityOpt:    []string{"no-new-privileges"},
+		Init:           ptr(true),
+		NetworkMode:    container.NetworkMode(netID),
+		Resources: container.Resources{
+			Memory:    Memory,
+			NanoCPUs:  NanoCPUs,
+			PidsLimit: ptr(int64(Pids)),
+		},
+	}
+	return cfg, hc
+}
+
+// waitCard waits for the card of the started agent a; when it does not
+// answer in time, or the container exits first, or ctx ends, it calls
+// remove and fails.
+func (d *Runtime) waitCard(ctx context.Context, a *deploy.Agent, remove func()) error {
 	deadline := time.NewTimer(d.cfg.ReadyTimeout)
 	defer deadline.Stop()
 	tick := time.NewTicker(50 * time.Millisecond)
@@ -255,22 +302,22 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 		select {
 		case <-ctx.Done():
 			remove()
-			return nil, false, ctx.Err()
+			return ctx.Err()
 		case <-deadline.C:
-			logs := d.logTail(ctx, id)
+			logs := d.logTail(ctx, a.ID)
 			remove()
-			return nil, false, fmt.Errorf("up %s: no card at %s within %s%s", spec.Name, url, d.cfg.ReadyTimeout, logs)
+			return fmt.Errorf("up %s: no card at %s within %s%s", a.Name, a.URL, d.cfg.ReadyTimeout, logs)
 		case <-tick.C:
-			if CardAnswers(ctx, url) == nil {
-				return a, false, nil
+			if deploy.CardAnswers(ctx, a.URL) == nil {
+				return nil
 			}
 			if n%10 != 9 {
 				continue
 			}
-			if info, err := d.api.ContainerInspect(ctx, id); err == nil && info.State != nil && !info.State.Running {
-				logs := d.logTail(ctx, id)
+			if info, err := d.api.ContainerInspect(ctx, a.ID); err == nil && info.State != nil && !info.State.Running {
+				logs := d.logTail(ctx, a.ID)
 				remove()
-				return nil, false, fmt.Errorf("up %s: the container exited (status %d) before its card answered%s", spec.Name, info.State.ExitCode, logs)
+				return fmt.Errorf("up %s: the container exited (status %d) before its card answered%s", a.Name, info.State.ExitCode, logs)
 			}
 		}
 	}
@@ -279,11 +326,11 @@ func (d *docker) start(ctx context.Context, spec Spec, b *bundle.Bundle, imageRe
 // Down removes the agent's container, then its image and, when no other
 // agent uses them, the base image and the network. It refuses to touch a
 // container that does not carry agentnet's label.
-func (d *docker) Down(ctx context.Context, a *Agent) error {
+func (d *Runtime) Down(ctx context.Context, a *deploy.Agent) error {
 	info, err := d.api.ContainerInspect(ctx, a.ID)
 	if cerrdefs.IsNotFound(err) {
 		// The container is gone; its images may not be.
-		return d.removeAgentImages(ctx, a.Name)
+		return d.RemoveAgentImages(ctx, a.Name)
 	}
 	if err != nil {
 		return fmt.Errorf("down %s: %w", a.Name, err)
@@ -306,7 +353,7 @@ func (d *docker) Down(ctx context.Context, a *Agent) error {
 
 // removeShared removes the base image (when given) and the network unless
 // something uses them; it waits for the agents coming up in this process.
-func (d *docker) removeShared(ctx context.Context, base string) error {
+func (d *Runtime) removeShared(ctx context.Context, base string) error {
 	d.inflight.Lock()
 	defer d.inflight.Unlock()
 	if base != "" {
@@ -320,24 +367,26 @@ func (d *docker) removeShared(ctx context.Context, base string) error {
 
 // Health reports whether the agent's card answers, and otherwise what
 // became of its container.
-func (d *docker) Health(ctx context.Context, a *Agent) Health {
-	err := CardAnswers(ctx, a.URL)
+func (d *Runtime) Health(ctx context.Context, a *deploy.Agent) deploy.Health {
+	err := deploy.CardAnswers(ctx, a.URL)
 	if err == nil {
-		return Health{Up: true}
+		return deploy.Health{Up: true}
 	}
 	info, ierr := d.api.ContainerInspect(ctx, a.ID)
 	switch {
 	case cerrdefs.IsNotFound(ierr):
-		return Health{Detail: "container gone"}
+		return deploy.Health{Detail: "container gone"}
 	case ierr == nil && info.State != nil && !info.State.Running:
-		return Health{Detail: fmt.Sprintf("container %s (status %d)", info.State.Status, info.State.ExitCode)}
+		return deploy.Health{Detail: fmt.Sprintf("container %s (status %d)", info.State.Status, info.State.ExitCode)}
 	}
-	return Health{Detail: err.Error()}
+	return deploy.Health{Detail: err.Error()}
 }
 
-// removeAgentImages removes the images agentnet built for the agent name
-// (and their base images) that no container uses.
-func (d *docker) removeAgentImages(ctx context.Context, name string) error {
+// RemoveAgentImages removes the images agentnet built for the agent name
+// (and their base images, and the network, when nothing uses them) that
+// no container uses. The swarm runtime's Down calls it for an agent whose
+// service is gone.
+func (d *Runtime) RemoveAgentImages(ctx context.Context, name string) error {
 	imgs, err := d.api.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(
 		filters.Arg("label", LabelManaged+"=true"), filters.Arg("label", LabelAgent+"="+name))})
 	if err != nil {
@@ -355,13 +404,13 @@ func (d *docker) removeAgentImages(ctx context.Context, name string) error {
 	return nil
 }
 
-func (d *docker) removeNetworkIfUnused(ctx context.Context) {
-	unlock, err := lockHost("docker-network")
+func (d *Runtime) removeNetworkIfUnused(ctx context.Context) {
+	unlock, err := LockHost("docker-network")
 	if err != nil {
 		return
 	}
 	defer unlock()
-	n, err := d.api.NetworkInspect(ctx, DockerNetwork, network.InspectOptions{})
+	n, err := d.api.NetworkInspect(ctx, Network, network.InspectOptions{})
 	if err != nil || n.Labels[LabelManaged] != "true" || len(n.Containers) > 0 {
 		return
 	}
@@ -375,26 +424,26 @@ func (d *docker) removeNetworkIfUnused(ctx context.Context) {
 // and the engine's check for duplicate names is best effort: when several
 // networks of the name exist, every runtime keeps the oldest and removes the
 // others it can, so that all attach their containers to the same one.
-func (d *docker) ensureNetwork(ctx context.Context) (string, error) {
+func (d *Runtime) ensureNetwork(ctx context.Context) (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	unlock, err := lockHost("docker-network")
+	unlock, err := LockHost("docker-network")
 	if err != nil {
 		return "", err
 	}
 	defer unlock()
 	for attempt := 0; ; attempt++ {
-		nets, err := d.api.NetworkList(ctx, network.ListOptions{Filters: filters.NewArgs(filters.Arg("name", DockerNetwork))})
+		nets, err := d.api.NetworkList(ctx, network.ListOptions{Filters: filters.NewArgs(filters.Arg("name", Network))})
 		if err != nil {
 			return "", fmt.Errorf("list networks: %w", err)
 		}
 		var ours []network.Summary
 		for _, n := range nets {
-			if n.Name != DockerNetwork {
+			if n.Name != Network {
 				continue // the name filter matches parts of names too
 			}
 			if n.Labels[LabelManaged] != "true" {
-				return "", fmt.Errorf("a Docker network named %q exists that agentnet did not make; remove or rename it", DockerNetwork)
+				return "", fmt.Errorf("a Docker network named %q exists that agentnet did not make; remove or rename it", Network)
 			}
 			ours = append(ours, n)
 		}
@@ -413,9 +462,9 @@ func (d *docker) ensureNetwork(ctx context.Context) (string, error) {
 			return ours[0].ID, nil
 		}
 		if attempt == 3 {
-			return "", fmt.Errorf("create network %s: it is removed as soon as it is made", DockerNetwork)
+			return "", fmt.Errorf("create network %s: it is removed as soon as it is made", Network)
 		}
-		_, err = d.api.NetworkCreate(ctx, DockerNetwork, network.CreateOptions{
+		_, err = d.api.NetworkCreate(ctx, Network, network.CreateOptions{
 			Driver: "bridge",
 			Options: map[string]string{
 				"com.docker.network.bridge.enable_icc":           "false",
@@ -424,7 +473,7 @@ func (d *docker) ensureNetwork(ctx context.Context) (string, error) {
 			Labels: map[string]string{LabelManaged: "true", LabelRole: "network"},
 		})
 		if err != nil && !cerrdefs.IsConflict(err) {
-			return "", fmt.Errorf("create network %s: %w", DockerNetwork, err)
+			return "", fmt.Errorf("create network %s: %w", Network, err)
 		}
 	}
 }
@@ -436,7 +485,7 @@ func networkGone(err error) bool {
 	return strings.Contains(msg, "network") && strings.Contains(msg, "not found")
 }
 
-func (d *docker) logTail(ctx context.Context, id string) string {
+func (d *Runtime) logTail(ctx context.Context, id string) string {
 	rc, err := d.api.ContainerLogs(context.WithoutCancel(ctx), id, container.LogsOptions{ShowStdout: true, ShowStderr: true, Tail: "20"})
 	if err != nil {
 		return ""
@@ -486,4 +535,14 @@ func lookupEnv(env []string, key string) string {
 		}
 	}
 	return ""
+}
+
+// freePort finds a port free on this machine's loopback interface.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("find a free port: %w", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
