@@ -20,10 +20,12 @@ type directRun struct {
 	done     chan struct{} // closed when the task is stored as it ended
 }
 
-func (r *directRun) cancel() {
+// cancel marks the run canceled and reports whether it was already.
+func (r *directRun) cancel() (again bool) {
 	r.mu.Lock()
-	r.canceled = true
-	r.mu.Unlock()
+	defer r.mu.Unlock()
+	again, r.canceled = r.canceled, true
+	return again
 }
 
 func (r *directRun) isCanceled() bool {
@@ -74,7 +76,8 @@ func (d *directHandler) SendStreamingMessage(ctx context.Context, req *a2a.SendM
 
 // stream runs the executor for ec, folding, storing and sending each event;
 // after a CancelTask (run canceled) the next event becomes the canceled
-// status and ends the task. A panic is an internal error.
+// status and ends the task (or follows the executor's last event when the
+// killed skill leaves it none). A panic is an internal error.
 func (d *directHandler) stream(ctx context.Context, ec *a2asrv.ExecutorContext, run *directRun, send func(a2a.Event, error)) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -117,6 +120,18 @@ func (d *directHandler) stream(ctx context.Context, ec *a2asrv.ExecutorContext, 
 	if task == nil {
 		return fmt.Errorf("execution finished without producing any events: %w", a2a.ErrInvalidAgentResponse)
 	}
+	if run.isCanceled() && !task.Status.State.Terminal() {
+		// The killed skill's executor ends without a word (on a2a-go's
+		// path the canceled status is agent.Cancel's).
+		ev := a2a.NewStatusUpdateEvent(ec, a2a.TaskStateCanceled, agentText(ec, "canceled"))
+		if task, err = fold(task, ec, ev); err == nil {
+			_, err = d.save(ctx, task, ev, version)
+		}
+		if err == nil {
+			send(ev, nil)
+		}
+		return err
+	}
 	if dirty {
 		_, err = d.save(ctx, task, nil, version)
 	}
@@ -153,7 +168,7 @@ func (d *directHandler) CancelTask(ctx context.Context, req *a2a.CancelTaskReque
 	if run == nil {
 		return d.RequestHandler.CancelTask(ctx, req)
 	}
-	run.cancel()
+	again := run.cancel()
 	d.h.kill(string(req.ID))
 	select {
 	case <-run.done:
@@ -164,7 +179,7 @@ func (d *directHandler) CancelTask(ctx context.Context, req *a2a.CancelTaskReque
 	if err != nil {
 		return nil, fmt.Errorf("failed to cancel: %w", err)
 	}
-	if st.Task.Status.State != a2a.TaskStateCanceled {
+	if again || st.Task.Status.State != a2a.TaskStateCanceled {
 		return nil, fmt.Errorf("failed to cancel: task is %s: %w", st.Task.Status.State, a2a.ErrTaskNotCancelable)
 	}
 	return st.Task, nil
