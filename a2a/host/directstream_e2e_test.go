@@ -97,9 +97,11 @@ skills:
 			var last a2a.TaskState
 			var id a2a.TaskID
 			canceled := false
+			cancelDone := make(chan struct{})
 			for ev, err := range c.SendStreamingMessage(t.Context(), textMessage("sleep")) {
 				if err != nil {
-					t.Fatalf("stream error = %v", err)
+					t.Errorf("stream error = %v", err)
+					break
 				}
 				switch e := ev.(type) {
 				case *a2a.Task:
@@ -110,6 +112,7 @@ skills:
 				if last == a2a.TaskStateWorking && !canceled {
 					canceled = true
 					go func() {
+						defer close(cancelDone)
 						pids, _ := filepath.Glob(filepath.Join(pidDir, "*.pid"))
 						for len(pids) == 0 {
 							pids, _ = filepath.Glob(filepath.Join(pidDir, "*.pid"))
@@ -123,6 +126,9 @@ skills:
 						}
 					}()
 				}
+			}
+			if canceled {
+				<-cancelDone
 			}
 			if last != a2a.TaskStateCanceled {
 				t.Errorf("stream ended %s, want canceled", last)
