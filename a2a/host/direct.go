@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"sync"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
 	"github.com/a2aproject/a2a-go/v2/a2asrv"
@@ -29,6 +30,9 @@ import (
 type directHandler struct {
 	a2asrv.RequestHandler // a2a-go's handler: everything not answered here
 	h                     *Host
+
+	mu      sync.Mutex
+	running map[a2a.TaskID]*directRun // streams answered here, until they end
 }
 
 // direct puts a directHandler under handler, which must be what
@@ -45,14 +49,7 @@ func (d *directHandler) SendMessage(ctx context.Context, req *a2a.SendMessageReq
 	if !d.takes(ctx, req) {
 		return d.RequestHandler.SendMessage(ctx, req)
 	}
-	m := req.Message
-	ec := &a2asrv.ExecutorContext{Message: m, TaskID: a2a.NewTaskID(), ContextID: m.ContextID, Metadata: req.Metadata, Tenant: req.Tenant}
-	if ec.ContextID == "" {
-		ec.ContextID = a2a.NewContextID()
-	}
-	if cc, ok := a2asrv.CallContextFrom(ctx); ok {
-		ec.User, ec.ServiceParams, ec.Tenant = cc.User, cc.ServiceParams(), cc.Tenant()
-	}
+	ec := newExecution(ctx, req)
 	// As a2a-go runs a task: to its end, whether or not the caller waits.
 	res, err := d.run(context.WithoutCancel(ctx), ec)
 	if err != nil {
@@ -65,6 +62,21 @@ func (d *directHandler) SendMessage(ctx context.Context, req *a2a.SendMessageReq
 		trimHistory(t, req.Config)
 	}
 	return res, nil
+}
+
+// newExecution returns the executor context of a new task for req, as
+// a2a-go makes it: a fresh task id, the message's context or a new one, and
+// the caller as the call context knows it.
+func newExecution(ctx context.Context, req *a2a.SendMessageRequest) *a2asrv.ExecutorContext {
+	m := req.Message
+	ec := &a2asrv.ExecutorContext{Message: m, TaskID: a2a.NewTaskID(), ContextID: m.ContextID, Metadata: req.Metadata, Tenant: req.Tenant}
+	if ec.ContextID == "" {
+		ec.ContextID = a2a.NewContextID()
+	}
+	if cc, ok := a2asrv.CallContextFrom(ctx); ok {
+		ec.User, ec.ServiceParams, ec.Tenant = cc.User, cc.ServiceParams(), cc.Tenant()
+	}
+	return ec
 }
 
 // trimHistory keeps the last HistoryLength messages of the answered task's
@@ -83,7 +95,13 @@ func trimHistory(t *a2a.Task, cfg *a2a.SendMessageConfig) {
 // message that names no task, without a push configuration. Anything else,
 // malformed messages included, gets a2a-go's path and its answers.
 func (d *directHandler) takes(ctx context.Context, req *a2a.SendMessageRequest) bool {
-	if !quiet(ctx) || req == nil {
+	return quiet(ctx) && newTask(req)
+}
+
+// newTask reports whether req is a well-formed message that names no task,
+// without a push configuration or ReturnImmediately.
+func newTask(req *a2a.SendMessageRequest) bool {
+	if req == nil {
 		return false
 	}
 	m := req.Message
