@@ -5,7 +5,6 @@ import (
 	"mime"
 	"net/http"
 	"path"
-	"slices"
 	"unicode/utf8"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -74,50 +73,19 @@ func utf8RuneTail(b []byte) int {
 	return 0
 }
 
-// fitting returns the candidates that take files of the given types.
+// fitting returns the candidates that take files of the given types:
+// those with a skill not unfit for them (carried.go).
 func fitting(cands []Candidate, types []string) []Candidate {
-	if len(types) == 0 {
+	if len(carried(types)) == 0 {
 		return cands
 	}
 	var out []Candidate
 	for _, c := range cands {
-		if cardTakes(c.Card, types) {
+		if cardFit(c.Card, types) > Unfit {
 			out = append(out, c)
 		}
 	}
 	return out
-}
-
-// cardTakes reports whether one of the card's skills takes every type.
-func cardTakes(card *a2a.AgentCard, types []string) bool {
-	if card == nil {
-		return false
-	}
-	if len(card.Skills) == 0 {
-		return modesTake(card.DefaultInputModes, types)
-	}
-	for i := range card.Skills {
-		modes := card.Skills[i].InputModes
-		if len(modes) == 0 {
-			modes = card.DefaultInputModes
-		}
-		if modesTake(modes, types) {
-			return true
-		}
-	}
-	return false
-}
-
-func modesTake(modes, types []string) bool {
-	if len(modes) == 0 {
-		return true // says nothing
-	}
-	for _, t := range types {
-		if t != "" && !slices.ContainsFunc(modes, func(m string) bool { return modeTakes(m, t) }) {
-			return false
-		}
-	}
-	return true
 }
 
 // modeTakes reports whether an input mode takes a file of media type t

@@ -3,6 +3,7 @@ package orchestrator
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
@@ -15,6 +16,11 @@ import (
 // against the step's instruction with Okapi BM25 and takes the best, or
 // none when no card shares a word with the instruction. Its ranking is
 // every card that shares a word, by score.
+//
+// When the step carries files, a card counts only the words of its skills
+// that fit them (carried.go): a skill that cannot take the file does not
+// pull its agent up. Among cards scored within 5 % of each other, one with
+// a skill whose input modes declare the files' types goes first.
 type BM25 struct{}
 
 var _ Router = (*BM25)(nil)
@@ -29,15 +35,18 @@ func (*BM25) Route(ctx context.Context, q Query, candidates []Candidate) (Decisi
 	}
 	docs := make([]string, len(candidates))
 	for i := range candidates {
-		docs[i] = cardText(candidates[i].Card)
+		docs[i] = cardText(candidates[i].Card, q.Types)
 	}
 	ranked := bm25.New(docs).Rank(bm25.Query(q.Instruction))
+	if len(carried(q.Types)) > 0 {
+		ranked = declaredFirst(ranked, candidates, q.Types)
+	}
 	best := ranked[0]
 	if best.Score <= 0 {
 		return Decision{Reason: "no card shares a word with the instruction"}, nil
 	}
 	c := &candidates[best.Doc]
-	d := Decision{Agent: c, Score: best.Score, Skill: bestSkill(c.Card, q.Instruction)}
+	d := Decision{Agent: c, Score: best.Score, Skill: bestSkill(c.Card, q.Instruction, q.Types)}
 	d.Reason = fmt.Sprintf("BM25 %.2f for %q", best.Score, c.Name())
 	if d.Skill != "" {
 		d.Reason += fmt.Sprintf(" (skill %s)", d.Skill)
@@ -55,30 +64,69 @@ func (*BM25) Route(ctx context.Context, q Query, candidates []Candidate) (Decisi
 	return d, nil
 }
 
-// cardText is what BM25 ranks a card by.
-func cardText(card *a2a.AgentCard) string {
+// cardText is what BM25 ranks a card by for a step carrying files of the
+// given types: its name, description and the text of its skills that fit
+// them (all of them for a step without files).
+func cardText(card *a2a.AgentCard, types []string) string {
 	if card == nil {
 		return ""
 	}
 	parts := []string{card.Name, card.Description}
 	for i := range card.Skills {
-		parts = append(parts, skillText(&card.Skills[i]))
+		if fits(card, i, types) {
+			parts = append(parts, skillText(&card.Skills[i]))
+		}
 	}
 	return strings.Join(parts, "\n")
+}
+
+// fits reports whether the card's skill i may take the step's files.
+func fits(card *a2a.AgentCard, i int, types []string) bool {
+	return len(carried(types)) == 0 || skillFit(card, &card.Skills[i], types) > Unfit
 }
 
 func skillText(s *a2a.AgentSkill) string {
 	return strings.Join([]string{s.ID, s.Name, s.Description, strings.Join(s.Tags, " "), strings.Join(s.Examples, " ")}, "\n")
 }
 
-// bestSkill names the card's skill that matches text best, or "".
-func bestSkill(card *a2a.AgentCard, text string) string {
+// tie is how close, as a share of the better score, two scores are for
+// a declared fit to decide between them.
+const tie = 0.05
+
+// declaredFirst reorders a ranking so that, of the cards scored within tie
+// of the best one left, the best that declares the files' types comes
+// next; scores stay as BM25 gave them.
+func declaredFirst(ranked []bm25.Result, cands []Candidate, types []string) []bm25.Result {
+	left := slices.Clone(ranked)
+	out := make([]bm25.Result, 0, len(ranked))
+	for len(left) > 0 {
+		pick := 0
+		for j := range left {
+			if left[j].Score <= 0 || left[j].Score < left[0].Score*(1-tie) {
+				break
+			}
+			if cardFit(cands[left[j].Doc].Card, types) == Declares {
+				pick = j
+				break
+			}
+		}
+		out = append(out, left[pick])
+		left = slices.Delete(left, pick, pick+1)
+	}
+	return out
+}
+
+// bestSkill names the card's skill fitting the step's files that matches
+// text best, or "".
+func bestSkill(card *a2a.AgentCard, text string, types []string) string {
 	if card == nil || len(card.Skills) == 0 {
 		return ""
 	}
 	docs := make([]string, len(card.Skills))
 	for i := range card.Skills {
-		docs[i] = skillText(&card.Skills[i])
+		if fits(card, i, types) {
+			docs[i] = skillText(&card.Skills[i])
+		}
 	}
 	r := bm25.New(docs).Rank(bm25.Query(text))[0]
 	if r.Score <= 0 {

@@ -48,6 +48,7 @@ type Query struct {
 	Instruction string
 	Step, Steps int      // the step's position (1-based) and the chain's length
 	Inputs      []string // names of the files the step gets
+	Types       []string // their media types ("" when unknown)
 }
 
 // Decision is a router's answer for one step.

@@ -429,13 +429,14 @@ func (s *session) step(ctx context.Context, ch Chain, i int, prev *Output, rec *
 	}
 	msg := stepMessage(st.Instruction, ch.Input, prev, i == 0, contextID)
 	s.r.vouch(msg)
-	q := Query{Instruction: st.Instruction, Step: i + 1, Steps: len(ch.Steps), Inputs: fileNames(msg)}
+	types := fileTypes(msg)
+	q := Query{Instruction: st.Instruction, Step: i + 1, Steps: len(ch.Steps), Inputs: fileNames(msg), Types: types}
 	var d Decision
 	// Only agents that take what the step carries are ranked (accepts.go).
-	if fit := fitting(up, fileTypes(msg)); len(fit) > 0 || len(up) == 0 {
+	if fit := fitting(up, types); len(fit) > 0 || len(up) == 0 {
 		d, err = s.route(sctx, q, fit)
 	} else {
-		d.Reason = "no agent takes the step's files (" + strings.Join(fileTypes(msg), ", ") + ")"
+		d.Reason = "no agent takes the step's files (" + strings.Join(types, ", ") + ")"
 	}
 	rec.RouteMS = ms(time.Since(start))
 	rec.Tokens, rec.Score, rec.Reason, rec.Skill = d.Tokens, d.Score, d.Reason, d.Skill
