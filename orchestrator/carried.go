@@ -16,7 +16,11 @@ const (
 	// Unfit: a skill that cannot take one of the files, by its input
 	// modes, or — taking any file — by its description, whose first
 	// sentence names only other formats ("Split Ogg logical streams" for
-	// a CSV).
+	// a CSV). A skill whose modes leave the file out but whose description
+	// names its format ("Extract the text of a PDF" with text/plain
+	// modes) is not unfit: its modes come from parameter roles the
+	// generator inferred, and a path given as a text argument is read as
+	// a file all the same.
 	Unfit Fit = iota
 	// Takes: a skill that takes the files as any file (*/*, a card that
 	// says nothing) or as plain text.
@@ -54,12 +58,26 @@ func skillFit(card *a2a.AgentCard, s *a2a.AgentSkill, types []string) Fit {
 	fit := Declares
 	for _, t := range carried(types) {
 		f := typeFit(modes, t)
-		if f == Takes && anyFile(modes) && len(named) > 0 && !bundle.Accepts(named, t) {
+		switch {
+		case f == Takes && anyFile(modes) && len(named) > 0 && !bundle.Accepts(named, t):
 			f = Unfit
+		case f == Unfit && names(named, t):
+			f = Takes
 		}
 		fit = min(fit, f)
 	}
 	return fit
+}
+
+// names reports whether the media types a description names include t
+// itself or its family, not just any file.
+func names(named []string, t string) bool {
+	for _, n := range named {
+		if n != "*/*" && specific(n, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // cardFit is how a card fits the files: its best skill's fit, or for a

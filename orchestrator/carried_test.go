@@ -27,6 +27,11 @@ func TestTiers(t *testing.T) {
 		{[]string{"*/*"}, "Extract pdf structure", "application/pdf", Takes},
 		{[]string{"*/*"}, "Convert CSV to JSON", "text/csv", Takes},
 		{[]string{"image/png"}, "", "text/csv", Unfit},
+		// Modes from inferred roles leave the PDF out, the description
+		// names it: the skill takes it.
+		{[]string{"text/plain"}, "Extract the text of a PDF file", "application/pdf", Takes},
+		{[]string{"text/plain"}, "Extract the text of a document", "application/pdf", Unfit},
+		{[]string{"image/png"}, "Resize a PNG image", "application/pdf", Unfit},
 	} {
 		s := &a2a.AgentSkill{InputModes: tc.modes, Description: tc.desc}
 		if got := skillFit(c, s, []string{tc.t}); got != tc.want {

@@ -213,3 +213,66 @@ func TestChooseByQuestion(t *testing.T) {
 		t.Errorf("ran %q, want the check skill", got)
 	}
 }
+
+// A skill that copies its input file to standard output, as a decrypter
+// or decompressor writes what it recovered.
+const catAgent = `version: 1
+name: unwrap
+description: Unwraps a file.
+skills:
+  - id: unwrap
+    name: unwrap
+    description: Unwrap a wrapped file and print what it held.
+    params: {type: object, properties: {file: {type: string, format: path}}, required: [file]}
+    run: [cat, "{{file}}"]
+`
+
+// TestBinaryStdout checks that bytes a skill prints that are not text come
+// back as a file of their sniffed type, named after the input they were
+// made from or as the instruction asks, byte for byte, with no text part
+// holding them mangled; text output stays text.
+func TestBinaryStdout(t *testing.T) {
+	t.Parallel()
+	s := serve(t, catAgent, nil)
+	c := a2aClient(t, s.URL, "1.0")
+	pdf := "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n"
+	png := "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01"
+	for _, tc := range []struct {
+		text, file, data, wantName, wantType string
+	}{
+		{"Unwrap the attached file.", "notes.pdf.wrapped", pdf, "notes.pdf", "application/pdf"},
+		{"Unwrap the attached file and save it as dot.png.", "dot.wrapped", png, "dot.png", "image/png"},
+		{"Unwrap the attached file.", "blob.wrapped", "\x00\x01\x02\xff", "output.bin", "application/octet-stream"},
+		{"Unwrap the attached file.", "note.wrapped", "plain text, café\n", "", ""},
+	} {
+		req := textMessage(tc.text, &a2a.Part{Content: a2a.Raw(tc.data), Filename: tc.file, MediaType: "application/octet-stream"})
+		task := send(t, c, req)
+		if task.Status.State != a2a.TaskStateCompleted {
+			t.Fatalf("%s: task state = %s (%s), want completed", tc.file, task.Status.State, statusText(task))
+		}
+		var files []*a2a.Part
+		var text string
+		for _, a := range task.Artifacts {
+			for _, p := range a.Parts {
+				if p.Filename != "" {
+					files = append(files, p)
+				} else {
+					text += p.Text()
+				}
+			}
+		}
+		if tc.wantName == "" {
+			if len(files) != 0 || text != tc.data {
+				t.Errorf("%s: files %d, text %q; want the text %q", tc.file, len(files), text, tc.data)
+			}
+			continue
+		}
+		if len(files) != 1 || text != "" {
+			t.Fatalf("%s: %d files and text %q, want one file and no text", tc.file, len(files), text)
+		}
+		f := files[0]
+		if f.Filename != tc.wantName || f.MediaType != tc.wantType || string(f.Raw()) != tc.data {
+			t.Errorf("%s: got %s (%s) %q, want %s (%s) %q", tc.file, f.Filename, f.MediaType, f.Raw(), tc.wantName, tc.wantType, tc.data)
+		}
+	}
+}

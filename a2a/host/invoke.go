@@ -234,9 +234,23 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 			}
 		}
 	}
+	named := namedOutput(req.words(), saved)
+	// A tool that writes a binary file to standard output (a decrypter,
+	// a converter) answers with that file: as text its bytes would reach
+	// the caller mangled.
+	if binary(res.stdout) {
+		if res.truncated {
+			return nil, failf("skill %q wrote more than %d bytes of binary output to standard output", sk.ID, h.cfg.maxOutput)
+		}
+		f := stdoutFile(res.stdout, named, saved)
+		out.files = append(out.files, f)
+		out.stdout = ""
+		out.note = fmt.Sprintf("skill %s wrote %s (%s, %d bytes) to standard output; it is returned as the file %s", sk.ID, article(f.mediaType), f.mediaType, f.size, f.name)
+		return out, nil
+	}
 	// Asked to save the result under a name the skill did not write (it
 	// writes to standard output): the output is returned as that file too.
-	if name := namedOutput(req.words(), saved); name != "" && strings.TrimSpace(out.stdout) != "" && !res.truncated &&
+	if name := named; name != "" && strings.TrimSpace(out.stdout) != "" && !res.truncated &&
 		!slices.ContainsFunc(out.files, func(f outFile) bool { return path.Base(f.name) == name }) {
 		data := []byte(out.stdout)
 		out.files = append(out.files, outFile{name: name, mediaType: mediaTypeOf(name, data), data: data, size: int64(len(data))})
