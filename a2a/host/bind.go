@@ -881,9 +881,21 @@ func stepTextFile(s *bindState) error {
 	return nil
 }
 
-// stepDefaults fills the schema's defaults.
+// stepDefaults fills the schema's defaults, but for an optional
+// parameter whose default begins with "-" ("--------" as a separator):
+// passed, it would be refused as an option (buildArgv) or read as one by
+// the tool; left out, the tool applies that very default itself.
 func stepDefaults(s *bindState) error {
+	given := s.args
 	s.args = s.Skill.WithDefaults(s.args)
+	for _, p := range s.Skill.ParamList() {
+		if _, ok := given[p.Name]; ok || p.Required {
+			continue
+		}
+		if str, ok := s.args[p.Name].(string); ok && len(str) > 1 && strings.HasPrefix(str, "-") {
+			delete(s.args, p.Name)
+		}
+	}
 	return nil
 }
 

@@ -50,6 +50,17 @@ skills:
         ignore_file: {type: array, format: path, items: {type: string, format: path}}
         paths: {type: array, items: {type: string}}
     run: [counter, --ignore-file, "{{ignore_file}}", "{{paths}}"]
+  - id: sheets
+    name: sheets
+    description: Convert every sheet of a workbook, a delimiter line between sheets.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path}
+        sheetdelimiter: {type: string, default: "--------", description: "Sheet delimiter (default: '--------')."}
+        delimiter: {type: string, default: ",", description: Column delimiter.}
+      required: [file]
+    run: [sheets, --sheetdelimiter, "{{sheetdelimiter}}", --delimiter, "{{delimiter}}", "{{file}}"]
   - id: lint
     name: lint
     description: A skill whose only file parameter is a configuration.
@@ -293,6 +304,8 @@ func TestBind(t *testing.T) {
 			[]string{"config.go"}, map[string]any{"files": []any{"@config.go"}}, []string{"config", "ignore_file"}},
 		{"positional paths without format path", "count-loose", "Count the lines of code.",
 			[]string{"main.go"}, map[string]any{"paths": []any{"@main.go"}}, []string{"ignore_file"}},
+		{"a default that would read as an option is left to the tool", "sheets", "Convert every sheet of this workbook.",
+			[]string{"book.xlsx"}, map[string]any{"file": "@book.xlsx", "delimiter": ","}, []string{"sheetdelimiter"}},
 		{"a side file when nothing else takes files", "lint", "Lint with these settings.",
 			[]string{"rules.toml"}, map[string]any{"config": "@rules.toml"}, nil},
 		{"never an input into the output", "convert", "Convert this document.",

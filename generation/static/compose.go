@@ -84,6 +84,7 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 				p = project
 			}
 			sk := skillFor(st, leaf.path, leaf.cmd, prefix, sections, p, vocab)
+			sk.Examples = append(sk.Examples, readmeExamples(readmeText, t.Name, leaf.path, subNames(t))...)
 			if p != "" && strings.Contains(sk.Description, strings.TrimSuffix(sentence(p), ".")) {
 				project = ""
 			}
