@@ -235,7 +235,17 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 			firstErr = errors.Join(firstErr, errors.New(note))
 			return false
 		}
-		if err := runSetup(ctx, abs, bdir, t, env, limit, logw, done); err != nil {
+		err := runSetup(ctx, abs, bdir, t, env, limit, logw, done)
+		var lib *missingLibError
+		if errors.As(err, &lib) {
+			err = withCLibs(ctx, lib, opts, logw, func() error {
+				for _, c := range t.Setup {
+					delete(done, strings.Join(c, "\x00"))
+				}
+				return runSetup(ctx, abs, bdir, t, env, limit, logw, done)
+			})
+		}
+		if err != nil {
 			logf("setup failed", "tool", t.Name, "err", err)
 			return fail(fmt.Sprintf("%s (%s): setup failed: %v", t.Name, t.Source, err))
 		}
@@ -394,7 +404,11 @@ func runSetup(ctx context.Context, dir, bdir string, t *Tool, env []string, limi
 				out = res.Stdout
 			}
 			if line := errorLine(string(out)); line != "" {
-				return fmt.Errorf("%q exited with status %d: %s", shortCommand(argv), res.ExitCode, line)
+				err := fmt.Errorf("%q exited with status %d: %s", shortCommand(argv), res.ExitCode, line)
+				if names := missingPkgConfig(string(res.Stderr) + string(res.Stdout)); len(names) > 0 {
+					return &missingLibError{err: err, names: names}
+				}
+				return err
 			}
 		}
 		if res.Err != nil {
