@@ -49,7 +49,9 @@ func DeriveRole(sk *Skill, p Param) string {
 	words := vocab.Words(p.Name)
 	isString := p.Type == "string" || p.Type == "" || p.Type == "array"
 	switch {
-	case p.Writes():
+	case isString && p.Writes():
+		// A switch or a number ("--nul-output", "--output-width") names
+		// no file: only a string can.
 		return RoleOutput
 	case p.IsPath() && vocab.Has("side", words...):
 		return RoleSetting

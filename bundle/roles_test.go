@@ -74,11 +74,13 @@ func TestRolesDerived(t *testing.T) {
 			"mode":     map[string]any{"type": "string", "enum": []any{"a", "b"}},
 			"name":     map[string]any{"type": "string"},
 			"required": map[string]any{"type": "string"},
+			"nul_output": map[string]any{"type": "boolean", "description": "Use NUL to separate values in the output."},
 		},
 		"required": []any{"required"},
 	}}
 	want := map[string]string{"expr": RoleQuery, "query": RoleQuery, "css": RoleSelector, "body": RoleInputText, "output": RoleOutput,
-		"config": RoleSetting, "photo": RoleInputFile, "mode": RoleSetting, "name": RoleSetting, "required": RoleInputText}
+		"config": RoleSetting, "photo": RoleInputFile, "mode": RoleSetting, "name": RoleSetting, "required": RoleInputText,
+		"nul_output": RoleSetting}
 	for _, p := range sk.ParamList() {
 		if p.Role != want[p.Name] {
 			t.Errorf("%s: role %q, want %q", p.Name, p.Role, want[p.Name])

@@ -514,7 +514,8 @@ func isPathArg(a *Arg) bool {
 	if a.Type != "" && a.Type != "string" {
 		return false
 	}
-	n := a.Name
+	// A numbered operand ("yaml_file1", "path2") is named as the others.
+	n := strings.TrimRight(a.Name, "0123456789")
 	return pathNameRE.MatchString(n) || pathExtRE.MatchString(n) || pathLeadRE.MatchString(n) || strings.HasSuffix(strings.ToLower(n), "file") ||
 		strings.HasSuffix(strings.ToLower(n), "path") || strings.HasSuffix(a.Help, "(file)") || pathHelpRE.MatchString(a.Help)
 }
