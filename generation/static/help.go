@@ -722,6 +722,10 @@ var (
 	choiceRE  = lazyregexp.New(`^\{([^}]*)\}$`)
 )
 
+// leadingChoicesRE matches a help that opens with the values its option
+// takes, in brackets or parentheses: "[auto|yaml|json] …".
+var leadingChoicesRE = lazyregexp.New(`^\s*[\[(]([\w.+-]+(?:\|[\w.+-]+)+)[\])]`)
+
 // addFlag parses a flag term: "-f FILE, --file FILE", "--index N, -n N",
 // "-n, --number N", "-name string" (Go), "--out=FILE", "--[no-]color".
 func addFlag(c *Command, it *helpItem) {
@@ -836,6 +840,10 @@ func addFlag(c *Command, it *helpItem) {
 		f.Choices = strings.Split(m[1], ",")
 	} else if listed != "" {
 		f.Choices = strings.Split(listed, "|")
+	} else if m := leadingChoicesRE.FindStringSubmatch(f.Help); m != nil && f.Metavar != "" && f.Choices == nil {
+		// "[auto|yaml|json] parse format for input": the help opens
+		// with the values it takes.
+		f.Choices = strings.Split(m[1], "|")
 	} else if f.Metavar != "" && f.Choices == nil {
 		f.Choices = proseChoices(f.Help)
 	}
