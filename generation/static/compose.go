@@ -457,7 +457,7 @@ func paramName(raw string) string {
 }
 
 var (
-	pathNameRE = lazyregexp.New(`(?i)^(file|files|filename|path|paths|dir|directory|folder|input|inputs|infile|src|source|image|images|img|photo|picture|page|pages|html|csv|tsv|json|yaml|pdf|doc|document|archive|zip|tar|data|dataset|config|template|script|txt|md|markdown|log|logfile|db|database)s?$`)
+	pathNameRE = lazyregexp.New(`(?i)^(file|files|filename|path|paths|dir|directory|folder|input|inputs|infile|src|source|image|images|img|photo|picture|html|csv|tsv|json|yaml|pdf|doc|document|archive|zip|tar|data|dataset|config|template|script|txt|md|markdown|log|logfile|db|database)s?$`)
 	pathExtRE  = lazyregexp.New(`(?i)^[a-z]+\.[a-z0-9]{1,5}$`)
 	// pathLeadRE: a name that opens by saying it is a file ("file to
 	// scan", "path_to_config", "files-to-check").

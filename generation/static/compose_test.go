@@ -150,6 +150,7 @@ func TestPathParameters(t *testing.T) {
 		{Arg{Name: "path-to-config"}, true},
 		{Arg{Name: "filesystem_label"}, false},
 		{Arg{Name: "yaml_file1", Variadic: true}, true},
+		{Arg{Name: "pages", Variadic: true}, false}, // page numbers, not web pages
 	} {
 		if got := isPathArg(&tc.arg); got != tc.want {
 			t.Errorf("isPathArg(%s) = %v, want %v", tc.arg.Name, got, tc.want)
