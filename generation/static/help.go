@@ -110,6 +110,16 @@ func parseHelp(text string) *Command {
 	// its parent's options as global (cobra's Global Flags) accepts them
 	// too, after its name; that it lists them tells which of its parent's
 	// options it inherits.
+	// cobra's command groups ("Format Conversion:" beside "Commands for
+	// Information:"): a section of a help that lists commands, whose
+	// entries are all one word and a description, lists commands too.
+	if slices.ContainsFunc(sections, func(s *section) bool { return s.kind == "commands" }) {
+		for _, s := range sections {
+			if s.kind == "other" && commandItems(helpItems(s.lines)) {
+				s.kind = "commands"
+			}
+		}
+	}
 	for _, s := range sections {
 		items := helpItems(s.lines)
 		kind := s.kind
@@ -563,6 +573,17 @@ func bareHeader(lines []string, i int) bool {
 	return false
 }
 
+// commandItems reports whether a section's entries look like commands:
+// some, each a single word that is no option, with a description.
+func commandItems(items []*helpItem) bool {
+	for _, it := range items {
+		if it.desc == "" || strings.ContainsAny(it.term, " \t=") || strings.HasPrefix(it.term, "-") {
+			return false
+		}
+	}
+	return len(items) > 0
+}
+
 func sectionKind(header string) string {
 	h := strings.ToLower(strings.TrimSuffix(header, ":"))
 	switch {
@@ -713,7 +734,8 @@ func isHiddenCommand(name string) bool {
 		"install", "uninstall", "self-update", "selfupdate": // the tool's own packages and plugins
 		return true
 	}
-	return false
+	// Shell completion under any name: "genautocomplete", "gen-completion".
+	return strings.Contains(name, "completion") || strings.Contains(name, "autocomplet")
 }
 
 var (

@@ -1,39 +1,28 @@
 package static
 
 import (
-	"fmt"
 	"regexp"
-	"strings"
 )
 
-// A command line with many subcommands documents them all in a reference;
-// its README shows the few a user is told to run. Those are its public
-// capabilities: when a tool has more than manySubcommands leaves and its
-// README runs at least two of them, the others are left out, each noted.
-const manySubcommands = 12
-
-// readmeLeaves returns the leaves of t that its README runs, when the rule
-// above applies, else all of them; notes name the rest.
+// readmeLeaves returns the leaves of t, those its README runs first: they
+// are the capabilities the project leads with, and a card lists them
+// first. Every subcommand stays a skill: a command line's reference lists
+// what a user may run, and a task may need any of it (a table tool's
+// conversion that its README never shows). The second result is kept for
+// notes on leaves left out, none today.
 func readmeLeaves(t *Tool, all []leaf, readmeText string) ([]leaf, []string) {
-	if len(all) <= manySubcommands || readmeText == "" {
+	if readmeText == "" {
 		return all, nil
 	}
-	var kept []leaf
+	var run, rest []leaf
 	for _, l := range all {
 		if len(l.path) > 0 && readmeRuns(readmeText, t.Name, l.path) {
-			kept = append(kept, l)
+			run = append(run, l)
+		} else {
+			rest = append(rest, l)
 		}
 	}
-	if len(kept) < 2 {
-		return all, nil
-	}
-	var notes []string
-	for _, l := range all {
-		if len(l.path) > 0 && !readmeRuns(readmeText, t.Name, l.path) {
-			notes = append(notes, fmt.Sprintf("%s %s (%s): left out: one of %d subcommands, and the README runs %d others, not this one", t.Name, strings.Join(l.path, " "), t.Source, len(all), len(kept)))
-		}
-	}
-	return kept, notes
+	return append(run, rest...), nil
 }
 
 // readmeRuns reports whether the README runs the program with the

@@ -7,10 +7,9 @@ import (
 	"testing"
 )
 
-// TestReadmeLeaves keeps, of a command line with many subcommands, those
-// its README runs (options may stand between the program and the
-// subcommand), noting the others; with few subcommands, or a README that
-// runs fewer than two, every subcommand stays.
+// TestReadmeLeaves keeps every subcommand of a command line, those its
+// README runs (options may stand between the program and the subcommand)
+// first.
 func TestReadmeLeaves(t *testing.T) {
 	tool := func(n int) *Tool {
 		root := &Command{}
@@ -29,17 +28,21 @@ func TestReadmeLeaves(t *testing.T) {
 	}
 	big := tool(20)
 	kept, notes := readmeLeaves(big, leaves(big), readme)
-	if want := []string{"cmd03", "cmd07", "cmd11"}; !slices.Equal(names(kept), want) {
-		t.Errorf("kept %v, want %v", names(kept), want)
+	if got := names(kept); len(got) != 20 || !slices.Equal(got[:3], []string{"cmd03", "cmd07", "cmd11"}) || notes != nil {
+		t.Errorf("kept %v (notes %q), want all 20, the README's runs first", got, notes)
 	}
-	if len(notes) != 17 || !strings.Contains(notes[0], "datakit cmd00 (pyproject.toml): left out: one of 20 subcommands") {
-		t.Errorf("notes = %d %q", len(notes), notes[:min(2, len(notes))])
+	if kept, _ := readmeLeaves(big, leaves(big), ""); names(kept)[0] != "cmd00" || len(kept) != 20 {
+		t.Errorf("no README: kept %v, want all in order", names(kept))
 	}
-	small := tool(5)
-	if kept, notes := readmeLeaves(small, leaves(small), readme); len(kept) != 5 || notes != nil {
-		t.Errorf("5 subcommands: kept %d, notes %q; want all", len(kept), notes)
-	}
-	if kept, _ := readmeLeaves(big, leaves(big), "# datakit\n\nRun `datakit cmd03`.\n"); len(kept) != 20 {
-		t.Errorf("a README that runs one subcommand: kept %d, want all 20", len(kept))
+}
+
+// Subcommands that serve the tool itself (help, version, shell
+// completion under any name) are no capability.
+func TestHiddenCommands(t *testing.T) {
+	for name, want := range map[string]bool{"help": true, "completion": true, "genautocomplete": true, "gen-completions": true,
+		"csv2json": false, "complete-rows": false, "summary": false} {
+		if got := isHiddenCommand(name); got != want {
+			t.Errorf("isHiddenCommand(%q) = %v, want %v", name, got, want)
+		}
 	}
 }
