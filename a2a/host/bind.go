@@ -108,6 +108,7 @@ var ruleSteps = []ruleStep{
 	{"choices", stepChoices},
 	{"kind-lists", stepKindLists},
 	{"named-values", stepNamedValues},
+	{"columns", stepColumns},
 	{"text", stepText},
 	{"text-as-file", stepTextFile},
 	{"contain-files", stepContainFiles},
@@ -878,6 +879,38 @@ func stepTextFile(s *bindState) error {
 		}
 		return nil
 	}
+	return nil
+}
+
+// stepColumns fills the one optional column parameter left (its name or
+// help says column, field, key or header: "-f, --fields: select these
+// fields as the key") with the column of an attached table that the
+// instruction names ("the frequency of each city" of a table with a city
+// column), before its default ("1", the first column) would take it. With
+// two such parameters the text cannot tell which one it means.
+func stepColumns(s *bindState) error {
+	if !s.textual {
+		return nil
+	}
+	var cols []bundle.Param
+	for _, p := range s.params {
+		if s.unbound(p) && !p.Required && !p.IsFile() && (p.Type == "string" || stringList(s.Skill, p)) && columnNameRE.MatchString(p.Name+" "+p.Description) {
+			cols = append(cols, p)
+		}
+	}
+	if len(cols) != 1 {
+		return nil
+	}
+	h := headerMention(s.text, s.Workdir, s.Files)
+	if h == "" {
+		return nil
+	}
+	if cols[0].Type == "array" {
+		s.args[cols[0].Name] = []any{h}
+	} else {
+		s.args[cols[0].Name] = h
+	}
+	s.from = "the column " + h + " of an attached table, named in the instruction"
 	return nil
 }
 

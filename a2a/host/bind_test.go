@@ -646,3 +646,63 @@ skills:
 		}
 	}
 }
+
+// A toolkit's command whose one column option has a default: the
+// attached table's column that the instruction names goes to it, and a
+// table column nobody names leaves the default.
+const columnsBundle = `version: 1
+name: tabkit
+description: Tables.
+skills:
+  - id: freq
+    name: freq
+    description: Frequencies of selected fields.
+    stdin: "{{input}}"
+    params:
+      type: object
+      properties:
+        input: {type: string, format: path}
+        fields: {type: string, default: "1", description: "Select these fields as the key. e.g -f 1,2 or -f columnA,columnB."}
+        delimiter: {type: string, default: ",", description: Delimiting character.}
+    run: [tabkit, freq, --fields, "{{fields}}", --delimiter, "{{delimiter}}"]
+  - id: join
+    name: join
+    description: Join two tables by a key.
+    params:
+      type: object
+      properties:
+        files: {type: array, items: {type: string, format: path}, format: path}
+        fields: {type: string, description: Key fields of the first file.}
+        right_fields: {type: string, description: Key fields of the second file.}
+    run: [tabkit, join, --fields, "{{fields}}", --right-fields, "{{right_fields}}", "{{files}}"]
+`
+
+func TestBindColumns(t *testing.T) {
+	t.Parallel()
+	b, err := bundle.Parse("agent.yaml", []byte(columnsBundle))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		skill, text string
+		want        any
+	}{
+		{"freq", "Show the frequency of each city in this CSV.", "city"},
+		{"freq", "Count how often each home town appears.", "home_town"},
+		{"freq", "Show the frequencies in this table.", "1"},
+		{"join", "Join these tables on city.", nil},
+	} {
+		work := t.TempDir()
+		csv := "name,city,home_town\nada,Oslo,Bergen\n"
+		if err := os.WriteFile(filepath.Join(work, "people.csv"), []byte(csv), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args, err := bind(b.Skill(tc.skill), work, &request{text: tc.text}, []string{"people.csv"}, nil)
+		if err != nil {
+			t.Fatalf("%s: bind() error = %v", tc.text, err)
+		}
+		if got := args["fields"]; got != tc.want {
+			t.Errorf("%s: fields = %v, want %v", tc.text, got, tc.want)
+		}
+	}
+}

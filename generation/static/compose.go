@@ -78,6 +78,8 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 		if r != nil {
 			r.leftOut = append(r.leftOut, notes...)
 		}
+		var own []bundle.Skill // this tool's skills, of the commands cmds
+		var cmds []*Command
 		for _, leaf := range kept {
 			p := ""
 			if ti == owner {
@@ -89,9 +91,14 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 				project = ""
 			}
 			for _, m := range splitModes(sk, leaf.cmd) {
-				b.Skills = append(b.Skills, withStdin(m, t, leaf.path, leaf.cmd, readmeText))
+				own = append(own, withStdin(m, t, leaf.path, leaf.cmd, readmeText))
+				cmds = append(cmds, leaf.cmd)
 			}
 		}
+		if len(kept) > 1 {
+			siblingsStdin(own, cmds)
+		}
+		b.Skills = append(b.Skills, own...)
 	}
 	dedupeIDs(b.Skills)
 	b.Description = bundleDescription(tools, readmeText, b.Skills)

@@ -1,6 +1,7 @@
 package static
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/agentnet/agentnet/bundle"
@@ -35,16 +36,48 @@ func withStdin(sk bundle.Skill, t *Tool, path []string, c *Command, readme strin
 	if t.Flat || len(t.Skills) > 0 || sk.Stdin != "" || sk.Params == nil || !readsStdin(t, path, c) && !readmePipes(t, path, c, readme) {
 		return sk
 	}
+	if takesInput(c) {
+		return sk
+	}
+	return addStdin(sk)
+}
+
+// takesInput reports whether a command has a file to read: a path
+// operand or an input file option.
+func takesInput(c *Command) bool {
 	for _, a := range c.Args {
 		if isPathArg(a) {
-			return sk
+			return true
 		}
 	}
 	for _, f := range c.Flags {
 		if isPathFlag(f) && !isOutput(f) && (inputFlagRE.MatchString(f.Long) || f.Long == "" && inputFlagRE.MatchString(f.Short)) {
-			return sk
+			return true
 		}
 	}
+	return false
+}
+
+// siblingsStdin gives the skills of one tool's subcommands (skills[i] of
+// cmds[i]) that take no input an input on standard input when one of
+// them reads it by evidence (withStdin): the subcommands of one toolkit
+// share one convention for their data ("cat data.csv | kit pretty" shown,
+// "kit csv2json" not), and a data command left without any input could
+// never be given its data.
+func siblingsStdin(skills []bundle.Skill, cmds []*Command) {
+	if !slices.ContainsFunc(skills, func(sk bundle.Skill) bool { return sk.Stdin != "" }) {
+		return
+	}
+	for i := range skills {
+		if skills[i].Stdin == "" && skills[i].Params != nil && !takesInput(cmds[i]) && len(cmds[i].Args) == 0 {
+			skills[i] = addStdin(skills[i])
+		}
+	}
+}
+
+// addStdin adds the optional input file parameter the run reads as its
+// standard input.
+func addStdin(sk bundle.Skill) bundle.Skill {
 	props, _ := sk.Params["properties"].(map[string]any)
 	if props == nil {
 		props = map[string]any{}

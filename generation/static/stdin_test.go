@@ -110,3 +110,30 @@ func TestReadmePipes(t *testing.T) {
 		}
 	}
 }
+
+// The subcommands of one toolkit share its convention for their data:
+// when the README pipes a file into one of them, the others that take no
+// input read standard input too; one with an operand keeps it.
+func TestSiblingsStdin(t *testing.T) {
+	t.Parallel()
+	help := "tabkit -- tables\n\nUsage:\n  tabkit [command]\n\nAvailable Commands:\n" +
+		"  pretty      convert CSV to a readable aligned table\n  csv2json    convert CSV to JSON format\n" +
+		"  grep        grep rows by a pattern\n\nFlags:\n  -h, --help   help for tabkit\n"
+	root := parseHelp(help)
+	for _, s := range root.Subs {
+		if s.Name == "grep" {
+			s.Args = []*Arg{{Name: "pattern"}}
+		}
+	}
+	tool := &Tool{Name: "tabkit", Prog: []string{"tabkit"}, Root: root}
+	readme := "# tabkit\n\nLook at a table:\n\n    $ cat data.csv | tabkit pretty\n"
+	b := compose(nil, []*Tool{tool}, readme, Options{Name: "tabkit"})
+	got := map[string]string{}
+	for _, sk := range b.Skills {
+		got[sk.ID] = sk.Stdin
+	}
+	want := map[string]string{"pretty": "{{input}}", "csv2json": "{{input}}", "grep": ""}
+	if !maps.Equal(got, want) {
+		t.Errorf("stdin by skill = %v, want %v", got, want)
+	}
+}
