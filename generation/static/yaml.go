@@ -67,5 +67,10 @@ func restyle(n *yaml.Node, key string) {
 		if n.Tag == "!!str" && len(n.Value) > 60 && bytes.ContainsRune([]byte(n.Value), '\n') {
 			n.Style = yaml.LiteralStyle
 		}
+		if n.Tag == "!!str" && n.Value == "=" {
+			// YAML 1.1 readers (PyYAML) take a bare = for the value
+			// key type and cannot load it.
+			n.Style = yaml.DoubleQuotedStyle
+		}
 	}
 }
