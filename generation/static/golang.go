@@ -228,6 +228,11 @@ func goSource(files []*ast.File) *Command {
 		return s
 	}
 	usesArgs, readsFiles := false, false
+	type pendingArgs struct {
+		c   *Command
+		lit *ast.CompositeLit
+	}
+	var pending []pendingArgs
 	for _, af := range files {
 		var stack []ast.Node
 		ast.Inspect(af, func(n ast.Node) bool {
@@ -259,6 +264,10 @@ func goSource(files []*ast.File) *Command {
 						if v := fields[k]; v != "" && s.About == "" {
 							s.About = strings.TrimSpace(v)
 						}
+					}
+					if len(strings.Fields(fields["use"])) == 1 && len(s.Args) == 0 {
+						// Operands the Use string does not show.
+						pending = append(pending, pendingArgs{s, x})
 					}
 				}
 			case *ast.CallExpr:
@@ -292,6 +301,9 @@ func goSource(files []*ast.File) *Command {
 			}
 			return true
 		})
+	}
+	for _, p := range pending {
+		p.c.Args = cobraArgs(p.lit, readsFiles)
 	}
 	// A flag-package program that reads its remaining arguments takes
 	// operands its usage does not show (Go's default usage lists flags
