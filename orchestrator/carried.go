@@ -59,7 +59,7 @@ func skillFit(card *a2a.AgentCard, s *a2a.AgentSkill, types []string) Fit {
 	for _, t := range carried(types) {
 		f := typeFit(modes, t)
 		switch {
-		case f == Takes && anyFile(modes) && len(named) > 0 && !bundle.Accepts(named, t):
+		case f == Takes && anyFile(modes) && len(named) > 0 && !bundle.Accepts(named, t) && t != "application/octet-stream":
 			f = Unfit
 		case f == Unfit && names(named, t):
 			f = Takes
@@ -110,6 +110,11 @@ func typeFit(modes []string, t string) Fit {
 	fit := Unfit
 	for _, m := range modes {
 		if !modeTakes(m, t) {
+			// A file of unknown type (application/octet-stream: no
+			// name or bytes told it) may be what any file input takes.
+			if t == "application/octet-stream" && !bundle.Textual(m) {
+				fit = max(fit, Takes)
+			}
 			continue
 		}
 		f := Takes

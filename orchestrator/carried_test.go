@@ -32,6 +32,11 @@ func TestTiers(t *testing.T) {
 		{[]string{"text/plain"}, "Extract the text of a PDF file", "application/pdf", Takes},
 		{[]string{"text/plain"}, "Extract the text of a document", "application/pdf", Unfit},
 		{[]string{"image/png"}, "Resize a PNG image", "application/pdf", Unfit},
+		// A file of unknown type may be what a file input takes; not a
+		// text input.
+		{[]string{"application/vnd.ms-excel"}, "", "application/octet-stream", Takes},
+		{[]string{"text/plain"}, "", "application/octet-stream", Unfit},
+		{[]string{"*/*"}, "Extract pdf structure", "application/octet-stream", Takes},
 	} {
 		s := &a2a.AgentSkill{InputModes: tc.modes, Description: tc.desc}
 		if got := skillFit(c, s, []string{tc.t}); got != tc.want {
