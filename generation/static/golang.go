@@ -293,6 +293,7 @@ func goSource(files []*ast.File) *Command {
 			return true
 		})
 	}
+	flagChoices(files, root)
 	// A flag-package program that reads its remaining arguments takes
 	// operands its usage does not show (Go's default usage lists flags
 	// only): files, when it opens files.
