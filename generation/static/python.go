@@ -95,6 +95,9 @@ type pyArg struct {
 	Kind     string `json:"kind"`
 	IsFlag   bool   `json:"is_flag"`
 	Multiple bool   `json:"multiple"`
+	// Optional is set for an argument the command may be given without
+	// (click's required=False, a default, nargs=-1; typer's default).
+	Optional bool `json:"optional"`
 }
 
 type pyClick struct {
@@ -396,9 +399,13 @@ func clickCommand(k *pyClick) *Command {
 			if len(a.Names) == 0 {
 				continue
 			}
-			arg := &Arg{Name: a.Names[0], Help: a.Help, Type: scalarType(a.Type), Optional: !a.Required && a.Default != nil}
+			arg := &Arg{Name: a.Names[0], Help: a.Help, Type: scalarType(a.Type), Optional: a.Optional || !a.Required && a.Default != nil}
 			if n, ok := a.Nargs.(float64); ok && (n < 0 || n > 1) {
 				arg.Variadic = true
+			}
+			arg.Default = a.Default
+			for _, ch := range a.Choices {
+				arg.Choices = append(arg.Choices, fmt.Sprint(ch))
 			}
 			if a.Path {
 				arg.Help = strings.TrimSpace(arg.Help + " (file)")
