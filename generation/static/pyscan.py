@@ -236,7 +236,12 @@ class ArgparseReader(ast.NodeVisitor):
                 if inner and inner[0] == "parser":
                     target = inner[1]
             if target is not None:
-                target["args"].append(argument(node, self.funcdocs))
+                a = argument(node, self.funcdocs)
+                if last == "add_option":
+                    # optparse's dest is a program's variable, often one
+                    # for several options (store_const), not their name.
+                    a.pop("dest", None)
+                target["args"].append(a)
         elif last == "set_defaults":
             target = self.vars.get(recv) if recv else None
             if target is not None:
