@@ -363,8 +363,8 @@ def typer_params(node, enums):
     for arg, d in list(zip(pos, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults)):
         ann, info = arg.annotation, None
         if isinstance(ann, ast.Subscript) and name_of(ann.value).split(".")[-1] == "Annotated" and isinstance(ann.slice, ast.Tuple):
-            ann = ann.slice.elts[0]
-            for meta in ann_parent_elts(arg.annotation)[1:]:
+            ann, metas = ann.slice.elts[0], ann.slice.elts[1:]
+            for meta in metas:
                 if isinstance(meta, ast.Call) and name_of(meta.func).split(".")[-1] in ("Option", "Argument"):
                     info = meta
         if info is None and isinstance(d, ast.Call) and name_of(d.func).split(".")[-1] in ("Option", "Argument"):
@@ -405,10 +405,6 @@ def typer_params(node, enums):
             p["path"] = True
         out.append(p)
     return out
-
-
-def ann_parent_elts(ann):
-    return ann.slice.elts if isinstance(ann, ast.Subscript) and isinstance(ann.slice, ast.Tuple) else []
 
 
 def module_enums(tree):
