@@ -35,8 +35,8 @@ def parse(rel):
         return None
     try:
         return ast.parse(src, filename=rel)
-    except (SyntaxError, ValueError):
-        return None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # a file nested too deep to parse is read as unreadable
 
 
 def const(node):
@@ -426,7 +426,10 @@ def module_enums(tree):
 def click_tree(tree, funcdocs):
     """Commands built with click, or with typer (whose parameters are the
     function's own)."""
-    shared = shared_click_params(tree)
+    try:
+        shared = shared_click_params(tree)
+    except RecursionError:  # a sum of thousands of tuples: read no shared options
+        shared = {}
     typer_apps = set()
     typer_run = set()
     for node in ast.walk(tree):
@@ -466,7 +469,10 @@ def click_tree(tree, funcdocs):
             continue
         typer = info["parent"] in typer_apps or node.name in typer_run
         if typer:
-            params = list(reversed(typer_params(node, enums)))
+            try:
+                params = list(reversed(typer_params(node, enums)))
+            except RecursionError:
+                params = []
         name = node.name.replace("_", "-")
         help_text = ""
         if info["call"] is not None:
@@ -507,6 +513,15 @@ def click_tree(tree, funcdocs):
 
 
 def module_info(rel):
+    """What one module holds (module_info_of), or None for a file that
+    does not parse or nests too deep for the readers' recursion."""
+    try:
+        return module_info_of(rel)
+    except RecursionError:
+        return None
+
+
+def module_info_of(rel):
     tree = parse(rel)
     if tree is None:
         return None
