@@ -74,6 +74,15 @@ TYPES = {"int": "integer", "long": "integer", "float": "number", "str": "string"
          "open": "string"}
 
 
+def writes(type_node):
+    """Whether a file type opens its file for writing: FileType("w"),
+    click.File("wb"), click.File(mode="a")."""
+    if not isinstance(type_node, ast.Call):
+        return False
+    mode = const(type_node.args[0]) if type_node.args else const(kwargs(type_node).get("mode"))
+    return isinstance(mode, str) and mode[:1] in ("w", "a", "x")
+
+
 def argument(call, funcdocs):
     """One add_argument call as a dict."""
     names = [const(a) for a in call.args if isinstance(const(a), str)]
@@ -100,6 +109,7 @@ def argument(call, funcdocs):
         out["type"] = TYPES.get(t, TYPES.get(t.split(".")[-1], "string"))
         if t.split(".")[-1] in ("Path", "FileType", "open"):
             out["path"] = True
+            out["output"] = writes(kw["type"])
     elif out.get("action") == "callback":
         # optparse: a callback without a type takes no value.
         out["action"] = "store_true"
@@ -278,6 +288,7 @@ def click_param(call, last):
         a["type"] = CLICK_TYPES.get(tl, "string")
         if tl in ("Path", "File"):
             a["path"] = True
+            a["output"] = tl == "File" and writes(kw["type"])
         if tl == "Choice" and isinstance(kw["type"], ast.Call) and kw["type"].args:
             ch = const(kw["type"].args[0])
             if isinstance(ch, (list, tuple)):

@@ -98,6 +98,9 @@ type pyArg struct {
 	// Optional is set for an argument the command may be given without
 	// (click's required=False, a default, nargs=-1; typer's default).
 	Optional bool `json:"optional"`
+	// Output is set for a file the source opens for writing
+	// (argparse.FileType("w"), click.File("w")).
+	Output bool `json:"output"`
 }
 
 type pyClick struct {
@@ -345,6 +348,7 @@ func argparseCommand(p *pyParser) *Command {
 			if a.Path {
 				f.Metavar = "FILE"
 			}
+			f.Output = a.Output
 			c.Flags = append(c.Flags, f)
 			continue
 		}
@@ -446,6 +450,7 @@ func clickCommand(k *pyClick) *Command {
 		for _, ch := range a.Choices {
 			f.Choices = append(f.Choices, fmt.Sprint(ch))
 		}
+		f.Output = a.Output
 		c.Flags = append(c.Flags, f)
 	}
 	for _, s := range k.Subs {
