@@ -475,6 +475,9 @@ var (
 )
 
 func isOutput(f *Flag) bool {
+	if f.Output && f.Type == "string" {
+		return true
+	}
 	// A flag with a fixed set of values ("--language {python,php}") names
 	// no file, whatever its help's verb.
 	// Nor does one whose value is a format ("--output FORMAT", "the

@@ -305,6 +305,7 @@ func goSource(files []*ast.File) *Command {
 	for _, p := range pending {
 		p.c.Args = cobraArgs(p.lit, readsFiles)
 	}
+	flagChoices(files, root)
 	// A flag-package program that reads its remaining arguments takes
 	// operands its usage does not show (Go's default usage lists flags
 	// only): files, when it opens files.

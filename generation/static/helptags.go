@@ -31,6 +31,9 @@ func helpTags(f *Flag) (typ string) {
 			f.Choices = append(f.Choices, q[1]+q[2])
 		}
 	}
+	if f.Choices == nil && f.Metavar != "" {
+		f.Choices = helpBraceChoices(f.Help)
+	}
 	if m := tagDefaultRE.FindStringSubmatch(f.Help); m != nil && f.Default == nil {
 		if v, ok := defaultValue(m[1]); ok {
 			f.Default = v

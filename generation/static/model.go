@@ -86,6 +86,9 @@ type Flag struct {
 	// Typed is set when the type comes from source code, not a guess from
 	// the help text.
 	Typed bool
+	// Output is set when the source opens the option's value for writing
+	// (argparse.FileType("w"), click.File("w")): a file the run writes.
+	Output bool
 	// Name is the parameter's name when the source gives one (argparse's
 	// dest); Aliases are the option's other names, with their dashes
 	// ("-w", "--line-width"), which name the same parameter.

@@ -35,8 +35,8 @@ def parse(rel):
         return None
     try:
         return ast.parse(src, filename=rel)
-    except (SyntaxError, ValueError):
-        return None
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None  # a file nested too deep to parse is read as unreadable
 
 
 def const(node):
@@ -69,9 +69,18 @@ def kwargs(call):
     return {k.arg: k.value for k in call.keywords if k.arg}
 
 
-TYPES = {"int": "integer", "float": "number", "str": "string", "bool": "boolean",
+TYPES = {"int": "integer", "long": "integer", "float": "number", "str": "string", "bool": "boolean",
          "Path": "string", "pathlib.Path": "string", "FileType": "string", "argparse.FileType": "string",
          "open": "string"}
+
+
+def writes(type_node):
+    """Whether a file type opens its file for writing: FileType("w"),
+    click.File("wb"), click.File(mode="a")."""
+    if not isinstance(type_node, ast.Call):
+        return False
+    mode = const(type_node.args[0]) if type_node.args else const(kwargs(type_node).get("mode"))
+    return isinstance(mode, str) and mode[:1] in ("w", "a", "x")
 
 
 def argument(call, funcdocs):
@@ -95,10 +104,15 @@ def argument(call, funcdocs):
                     v = None
                 out[key] = v
     if "type" in kw:
-        t = name_of(kw["type"])
+        t = name_of(kw["type"]) or const(kw["type"])  # optparse names its types: type="int"
+        t = t if isinstance(t, str) else ""
         out["type"] = TYPES.get(t, TYPES.get(t.split(".")[-1], "string"))
         if t.split(".")[-1] in ("Path", "FileType", "open"):
             out["path"] = True
+            out["output"] = writes(kw["type"])
+    elif out.get("action") == "callback":
+        # optparse: a callback without a type takes no value.
+        out["action"] = "store_true"
     return out
 
 
@@ -108,8 +122,10 @@ class ArgparseReader(ast.NodeVisitor):
     helper functions that receive a subparsers object attach to the last
     subparsers seen)."""
 
-    def __init__(self, funcdocs):
+    def __init__(self, funcdocs, parser_classes=()):
         self.funcdocs = funcdocs
+        # The module's own subclasses of ArgumentParser or OptionParser.
+        self.parser_classes = set(parser_classes)
         self.vars = {}        # variable name -> parser dict
         self.subvars = {}     # variable name -> parser dict owning the subparsers
         self.roots = []
@@ -174,7 +190,7 @@ class ArgparseReader(ast.NodeVisitor):
         fn = name_of(call.func)
         last = fn.split(".")[-1]
         recv = self.receiver(call)
-        if last == "ArgumentParser":
+        if last.endswith("ArgumentParser") or last.endswith("OptionParser") or last in self.parser_classes:
             p = self.new_parser(call)
             p["_func"] = self.funcs[-1] if self.funcs else ""
             self.roots.append(p)
@@ -211,6 +227,11 @@ class ArgparseReader(ast.NodeVisitor):
             owner = self.vars.get(recv) if recv else None
             if owner is not None:
                 return ("parser", owner)
+        if last == "OptionGroup" and call.args and isinstance(call.args[0], ast.Name):
+            # optparse's OptionGroup(parser, title): its options are the parser's.
+            owner = self.vars.get(call.args[0].id)
+            if owner is not None:
+                return ("parser", owner)
         return None
 
     def visit_Call(self, node):
@@ -218,14 +239,19 @@ class ArgparseReader(ast.NodeVisitor):
         fn = name_of(node.func)
         last = fn.split(".")[-1]
         recv = self.receiver(node)
-        if last == "add_argument":
+        if last in ("add_argument", "add_option"):
             target = self.vars.get(recv) if recv else None
             if target is None and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Call):
                 inner = self.evaluate(node.func.value)
                 if inner and inner[0] == "parser":
                     target = inner[1]
             if target is not None:
-                target["args"].append(argument(node, self.funcdocs))
+                a = argument(node, self.funcdocs)
+                if last == "add_option":
+                    # optparse's dest is a program's variable, often one
+                    # for several options (store_const), not their name.
+                    a.pop("dest", None)
+                target["args"].append(a)
         elif last == "set_defaults":
             target = self.vars.get(recv) if recv else None
             if target is not None:
@@ -236,8 +262,193 @@ class ArgparseReader(ast.NodeVisitor):
                             target["doc"] = doc
 
 
+CLICK_TYPES = {"INT": "integer", "int": "integer", "FLOAT": "number", "float": "number",
+               "BOOL": "boolean", "bool": "boolean", "IntRange": "integer", "FloatRange": "number"}
+
+
+def click_param(call, last):
+    """One click.option / click.argument call as a dict: its names, help,
+    default, type (a click.Choice's values as choices, a click.Path or
+    click.File as a path) and, for
+    an argument, whether it may be left out (required=False, a default, or
+    nargs=-1 without required=True)."""
+    a = {"names": [const(x) for x in call.args if isinstance(const(x), str)]}
+    kw = kwargs(call)
+    for key in ("help", "default", "required", "is_flag", "multiple", "nargs", "metavar", "show_default"):
+        if key in kw:
+            v = const(kw[key])
+            try:
+                json.dumps(v)
+                a[key] = v
+            except (TypeError, ValueError):
+                pass
+    if "type" in kw:
+        t = name_of(kw["type"])
+        tl = t.split(".")[-1]
+        a["type"] = CLICK_TYPES.get(tl, "string")
+        if tl in ("Path", "File"):
+            a["path"] = True
+            a["output"] = tl == "File" and writes(kw["type"])
+        if tl == "Choice" and isinstance(kw["type"], ast.Call) and kw["type"].args:
+            ch = const(kw["type"].args[0])
+            if isinstance(ch, (list, tuple)):
+                a["choices"] = list(ch)
+    a["kind"] = last
+    if last == "argument":
+        nargs = a.get("nargs")
+        a["optional"] = a.get("required") is False or "default" in kw or nargs == -1 and a.get("required") is not True
+    return a
+
+
+def click_call(node):
+    """The kind of a click.option / click.argument call, or ""."""
+    if isinstance(node, ast.Call):
+        last = name_of(node.func).split(".")[-1]
+        if last in ("option", "argument") and "." in name_of(node.func):
+            return last
+    return ""
+
+
+def shared_click_params(tree):
+    """Options shared between commands, by the name a command's decorator
+    uses: a variable holding a click.option call, a tuple of them (or a
+    sum of such tuples), or a function whose body makes them (a decorator
+    factory that applies them in a loop). Each maps to its parameters in
+    the order they are written."""
+    shared = {}
+
+    def params_of(node):
+        out = []
+        if click_call(node):
+            return [click_param(node, click_call(node))]
+        if isinstance(node, (ast.Tuple, ast.List)):
+            for el in node.elts:
+                out.extend(params_of(el))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            out = params_of(node.left) + params_of(node.right)
+        elif isinstance(node, ast.Name) and node.id in shared:
+            out = list(shared[node.id])
+        return out
+
+    for st in tree.body:
+        if isinstance(st, ast.Assign) and len(st.targets) == 1 and isinstance(st.targets[0], ast.Name):
+            ps = params_of(st.value)
+            if ps:
+                shared[st.targets[0].id] = ps
+        elif isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and not st.decorator_list:
+            ps = []
+            for n in ast.walk(st):
+                if isinstance(n, (ast.Tuple, ast.List, ast.BinOp)) or click_call(n) and not ps:
+                    got = params_of(n)
+                    if len(got) > len(ps):
+                        ps = got
+            if ps:
+                shared[st.name] = ps
+    return shared
+
+
+def typer_type(ann, enums):
+    """(type, multiple, choices, path) of a typer parameter's annotation."""
+    text = unparse(ann)
+    m = re.match(r"^(?:typing\.)?Optional\[(.*)\]$", text) or re.match(r"^(.*?)\s*\|\s*None$", text)
+    if m:
+        text = m.group(1)
+    multiple = False
+    m = re.match(r"^(?:typing\.)?(?:List|list|Sequence|Tuple|tuple)\[(.*?)(?:,\s*\.\.\.)?\]$", text)
+    if m:
+        text, multiple = m.group(1), True
+    base = text.split(".")[-1]
+    typ = {"int": "integer", "float": "number", "bool": "boolean"}.get(base, "string")
+    return typ, multiple, [v for _, v in enums.get(base, [])], base in ("Path", "FileText", "FileBinaryRead", "FileTextWrite", "FileBinaryWrite")
+
+
+def typer_params(node, enums):
+    """The parameters of a typer command, from its signature: a parameter
+    whose default (or Annotated metadata) is typer.Option / typer.Argument
+    is what that says; one with no default is a required argument; one with
+    a plain default is an option named after it."""
+    a = node.args
+    pos = a.posonlyargs + a.args
+    defaults = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
+    out = []
+    for arg, d in list(zip(pos, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults)):
+        ann, info = arg.annotation, None
+        if isinstance(ann, ast.Subscript) and name_of(ann.value).split(".")[-1] == "Annotated" and isinstance(ann.slice, ast.Tuple):
+            ann, metas = ann.slice.elts[0], ann.slice.elts[1:]
+            for meta in metas:
+                if isinstance(meta, ast.Call) and name_of(meta.func).split(".")[-1] in ("Option", "Argument"):
+                    info = meta
+        if info is None and isinstance(d, ast.Call) and name_of(d.func).split(".")[-1] in ("Option", "Argument"):
+            info, d = d, (d.args[0] if d.args else kwargs(d).get("default"))
+        kind = "argument" if info is None and d is None or info is not None and name_of(info.func).endswith("Argument") else "option"
+        typ, multiple, choices, path = typer_type(ann, enums)
+        p = {"kind": kind, "names": [arg.arg] if kind == "argument" else []}
+        if info is not None:
+            kw = kwargs(info)
+            p["names"] += [c for c in (const(x) for x in info.args) if isinstance(c, str) and c.startswith("-")]
+            if isinstance(const(kw.get("help")), str):
+                p["help"] = const(kw["help"])
+            if "default" in kw:
+                d = kw["default"]
+        if kind == "option" and not p["names"]:
+            p["names"] = ["--" + arg.arg.replace("_", "-")]
+        required = d is None or isinstance(d, ast.Constant) and d.value is Ellipsis
+        if isinstance(d, ast.Attribute) and name_of(d.value) in enums:
+            d = ast.Constant(dict(enums[name_of(d.value)]).get(d.attr))  # Fit.cover: its value
+        if not required:
+            v, ok = literal(d)
+            if ok and v is not None:
+                p["default"] = v
+        p["required"] = required
+        if kind == "argument":
+            p["optional"] = not required
+            if multiple:
+                p["nargs"] = -1
+        elif multiple:
+            p["multiple"] = True
+        if typ == "boolean" and kind == "option":
+            p["is_flag"] = True
+        if typ != "string":
+            p["type"] = typ
+        if choices:
+            p["choices"] = choices
+        if path:
+            p["path"] = True
+        out.append(p)
+    return out
+
+
+def module_enums(tree):
+    """The members (name, value) of the string Enum classes a module
+    defines: typer takes an Enum-typed parameter's values as its choices."""
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(name_of(b).split(".")[-1] in ("Enum", "StrEnum", "str") for b in node.bases) and \
+                any(name_of(b).split(".")[-1].endswith("Enum") for b in node.bases):
+            vals = []
+            for st in node.body:
+                if isinstance(st, ast.Assign) and isinstance(const(st.value), str) and isinstance(st.targets[0], ast.Name):
+                    vals.append((st.targets[0].id, const(st.value)))
+            if vals:
+                out[node.name] = vals
+    return out
+
+
 def click_tree(tree, funcdocs):
-    """Commands built with click (or typer-like decorators)."""
+    """Commands built with click, or with typer (whose parameters are the
+    function's own)."""
+    try:
+        shared = shared_click_params(tree)
+    except RecursionError:  # a sum of thousands of tuples: read no shared options
+        shared = {}
+    typer_apps = set()
+    typer_run = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and name_of(node.value.func).split(".")[-1] == "Typer":
+            typer_apps.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        if isinstance(node, ast.Call) and name_of(node.func) == "typer.run" and node.args and isinstance(node.args[0], ast.Name):
+            typer_run.add(node.args[0].id)
+    enums = module_enums(tree) if typer_apps or typer_run else {}
     groups, cmds = {}, []
     for node in ast.walk(tree):
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -245,45 +456,34 @@ def click_tree(tree, funcdocs):
         info = None
         params = []
         for dec in node.decorator_list:
+            dn = name_of(dec.func) if isinstance(dec, ast.Call) else name_of(dec)
+            if dn in shared:
+                params.extend(reversed(shared[dn]))
+                continue
             if not isinstance(dec, ast.Call):
-                dn = name_of(dec)
                 if dn.endswith(".command") or dn.endswith(".group") or dn in ("command", "group"):
                     info = {"kind": "group" if dn.endswith("group") else "command", "parent": dn.rsplit(".", 1)[0] if "." in dn else "", "call": None}
                 continue
-            dn = name_of(dec.func)
             last = dn.split(".")[-1]
-            if last in ("command", "group"):
+            if last in ("command", "group", "callback"):
                 parent = dn.rsplit(".", 1)[0] if "." in dn else ""
+                if last == "callback" and parent not in typer_apps:
+                    continue
                 if parent in ("click", "cloup"):
                     parent = ""
-                info = {"kind": last, "parent": parent, "call": dec}
+                info = {"kind": "group" if last == "group" else last, "parent": parent, "call": dec}
             elif last in ("option", "argument"):
-                a = {"names": [const(x) for x in dec.args if isinstance(const(x), str)]}
-                kw = kwargs(dec)
-                for key in ("help", "default", "required", "is_flag", "multiple", "nargs", "metavar", "show_default"):
-                    if key in kw:
-                        v = const(kw[key])
-                        try:
-                            json.dumps(v)
-                            a[key] = v
-                        except (TypeError, ValueError):
-                            pass
-                if "type" in kw:
-                    t = name_of(kw["type"])
-                    tl = t.split(".")[-1]
-                    a["type"] = {"INT": "integer", "int": "integer", "FLOAT": "number", "float": "number",
-                                 "BOOL": "boolean", "bool": "boolean", "IntRange": "integer",
-                                 "FloatRange": "number"}.get(tl, "string")
-                    if tl in ("Path", "File"):
-                        a["path"] = True
-                    if tl == "Choice" and isinstance(kw["type"], ast.Call) and kw["type"].args:
-                        ch = const(kw["type"].args[0])
-                        if isinstance(ch, (list, tuple)):
-                            a["choices"] = list(ch)
-                a["kind"] = last
-                params.append(a)
+                params.append(click_param(dec, last))
+        if info is None and node.name in typer_run:
+            info = {"kind": "command", "parent": "", "call": None}
         if info is None:
             continue
+        typer = info["parent"] in typer_apps or node.name in typer_run
+        if typer:
+            try:
+                params = list(reversed(typer_params(node, enums)))
+            except RecursionError:
+                params = []
         name = node.name.replace("_", "-")
         help_text = ""
         if info["call"] is not None:
@@ -297,9 +497,22 @@ def click_tree(tree, funcdocs):
         doc = ast.get_docstring(node) or ""
         c = {"name": name, "func": node.name, "kind": info["kind"], "parent": info["parent"],
              "description": help_text or doc, "params": list(reversed(params)), "subs": []}
+        if info["kind"] == "callback":
+            # A typer app's callback: the app's own options and help.
+            c["kind"] = "group"
+            groups.setdefault(info["parent"], c)
+            continue
         cmds.append(c)
         if info["kind"] == "group":
             groups[node.name] = c
+    # A typer app with several commands is a group of them; with one, the
+    # app runs that command.
+    for app in sorted(typer_apps):
+        mine = [c for c in cmds if c["parent"] == app]
+        if len(mine) > 1 or app in groups:
+            g = groups.get(app) or {"name": "", "func": app, "kind": "group", "parent": "", "description": "", "params": [], "subs": []}
+            groups[app] = g
+            cmds.insert(0, g)
     roots = []
     for c in cmds:
         parent = groups.get(c["parent"])
@@ -311,6 +524,15 @@ def click_tree(tree, funcdocs):
 
 
 def module_info(rel):
+    """What one module holds (module_info_of), or None for a file that
+    does not parse or nests too deep for the readers' recursion."""
+    try:
+        return module_info_of(rel)
+    except RecursionError:
+        return None
+
+
+def module_info_of(rel):
     tree = parse(rel)
     if tree is None:
         return None
@@ -320,7 +542,8 @@ def module_info(rel):
             d = ast.get_docstring(node)
             if d:
                 funcdocs[node.name] = d
-    r = ArgparseReader(funcdocs)
+    r = ArgparseReader(funcdocs, [n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and any(
+        name_of(b).split(".")[-1] in ("ArgumentParser", "OptionParser") for b in n.bases)])
     r.visit(tree)
     roots = [p for p in r.roots if p["args"] or p["subs"]] or r.roots
     calls = {}

@@ -95,6 +95,12 @@ type pyArg struct {
 	Kind     string `json:"kind"`
 	IsFlag   bool   `json:"is_flag"`
 	Multiple bool   `json:"multiple"`
+	// Optional is set for an argument the command may be given without
+	// (click's required=False, a default, nargs=-1; typer's default).
+	Optional bool `json:"optional"`
+	// Output is set for a file the source opens for writing
+	// (argparse.FileType("w"), click.File("w")).
+	Output bool `json:"output"`
 }
 
 type pyClick struct {
@@ -342,6 +348,7 @@ func argparseCommand(p *pyParser) *Command {
 			if a.Path {
 				f.Metavar = "FILE"
 			}
+			f.Output = a.Output
 			c.Flags = append(c.Flags, f)
 			continue
 		}
@@ -396,9 +403,13 @@ func clickCommand(k *pyClick) *Command {
 			if len(a.Names) == 0 {
 				continue
 			}
-			arg := &Arg{Name: a.Names[0], Help: a.Help, Type: scalarType(a.Type), Optional: !a.Required && a.Default != nil}
+			arg := &Arg{Name: a.Names[0], Help: a.Help, Type: scalarType(a.Type), Optional: a.Optional || !a.Required && a.Default != nil}
 			if n, ok := a.Nargs.(float64); ok && (n < 0 || n > 1) {
 				arg.Variadic = true
+			}
+			arg.Default = a.Default
+			for _, ch := range a.Choices {
+				arg.Choices = append(arg.Choices, fmt.Sprint(ch))
 			}
 			if a.Path {
 				arg.Help = strings.TrimSpace(arg.Help + " (file)")
@@ -439,6 +450,7 @@ func clickCommand(k *pyClick) *Command {
 		for _, ch := range a.Choices {
 			f.Choices = append(f.Choices, fmt.Sprint(ch))
 		}
+		f.Output = a.Output
 		c.Flags = append(c.Flags, f)
 	}
 	for _, s := range k.Subs {

@@ -853,7 +853,7 @@ func mergeCommand(c, h *Command, trusted bool) {
 			if sf != nil && sf.Typed {
 				_, onOff := sf.Default.(bool)
 				onOff = onOff && hf.Type == "boolean" // click's "--override/--no-override", default True
-				f.Type, f.Item, f.Typed = sf.Type, sf.Item, true
+				f.Type, f.Item, f.Typed, f.Output = sf.Type, sf.Item, true, sf.Output
 				if onOff {
 					f.Type = "boolean"
 				}
