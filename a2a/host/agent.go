@@ -122,7 +122,13 @@ func (a *agent) finish(ec *a2asrv.ExecutorContext, out *outcome, err error, yiel
 		return
 	case errors.As(err, &f):
 		h.log.Info("task failed", "task", ec.TaskID, "reason", f.msg)
-		yield(failed(ec, f.msg), nil)
+		ev := failed(ec, f.msg)
+		if f.binding != nil {
+			// How the skill was called travels with the failure, as it
+			// does with an answer (the output artifact's metadata).
+			ev.(*a2a.TaskStatusUpdateEvent).Status.Message.Metadata = map[string]any{BindingMetadataKey: f.binding}
+		}
+		yield(ev, nil)
 		return
 	case err != nil:
 		h.log.Error("task failed", "task", ec.TaskID, "err", err)

@@ -2,9 +2,12 @@ package host_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/a2aproject/a2a-go/v2/a2a"
+
+	"github.com/agentnet/agentnet/a2a/host"
 )
 
 // A bundle shaped like generated ones of real tools: a code counter whose
@@ -274,5 +277,34 @@ func TestBinaryStdout(t *testing.T) {
 		if f.Filename != tc.wantName || f.MediaType != tc.wantType || string(f.Raw()) != tc.data {
 			t.Errorf("%s: got %s (%s) %q, want %s (%s) %q", tc.file, f.Filename, f.MediaType, f.Raw(), tc.wantName, tc.wantType, tc.data)
 		}
+	}
+}
+
+// A skill that refuses whatever it is given.
+const refuseAgent = `version: 1
+name: refuse
+description: Refuses.
+skills:
+  - id: check
+    name: check
+    description: Check a phrase.
+    params: {type: object, properties: {phrase: {type: string}}, required: [phrase]}
+    run: [python3, -c, "import sys; print('refused: ' + sys.argv[1], file=sys.stderr); sys.exit(2)", "{{phrase}}"]
+`
+
+// TestFailureCarriesBinding checks that a run that fails says how it was
+// called: the failed status message carries the binding, as an answer's
+// output artifact does.
+func TestFailureCarriesBinding(t *testing.T) {
+	t.Parallel()
+	s := serve(t, refuseAgent, nil)
+	c := a2aClient(t, s.URL, "1.0")
+	task := send(t, c, textMessage(`Check "open sesame".`))
+	if task.Status.State != a2a.TaskStateFailed || task.Status.Message == nil {
+		t.Fatalf("task state = %s, want failed with a message", task.Status.State)
+	}
+	trace := toJSON(t, task.Status.Message.Metadata[host.BindingMetadataKey])
+	if !strings.Contains(trace, `"param":"phrase"`) || !strings.Contains(trace, `"value":"open sesame"`) || !strings.Contains(trace, `"skill":"check"`) {
+		t.Errorf("failed status binding = %s, want the phrase argument and its skill", trace)
 	}
 }

@@ -99,8 +99,12 @@ type outFile struct {
 	url       string // where it is served by reference, or ""
 }
 
-// failure is a task that failed for a reason the caller should read.
-type failure struct{ msg string }
+// failure is a task that failed for a reason the caller should read,
+// with how the skill's arguments were bound when it got that far.
+type failure struct {
+	msg     string
+	binding map[string]any // as bindingMetadata, or nil
+}
 
 func (f *failure) Error() string { return f.msg }
 
@@ -112,7 +116,7 @@ var errKilled = &failure{msg: "canceled"}
 
 // invoke performs one request: choose, bind, validate, run, collect. Errors
 // are *failure for the caller's eyes; anything else is an internal error.
-func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) (*outcome, error) {
+func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) (_ *outcome, err error) {
 	work := filepath.Join(h.workRoot, safeName(req.taskID, "task"))
 	if err := mkdirUnder(work); err != nil {
 		req.dropSpooled()
@@ -141,6 +145,14 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		// A run that failed says how it was called: which skill, and
+		// each argument with where it came from.
+		var f *failure
+		if errors.As(err, &f) && f.binding == nil {
+			f.binding = bindingMetadata(&outcome{skill: sk, binder: binder.Name(), trace: bound.Trace})
+		}
+	}()
 	args := bound.Args
 	for _, e := range bound.Trace {
 		h.log.Info("bound", "task", req.taskID, "binder", binder.Name(), "step", e.Step, "param", e.Param, "value", e.Value, "from", e.From)
