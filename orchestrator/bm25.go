@@ -11,10 +11,9 @@ import (
 	"github.com/agentnet/agentnet/internal/bm25"
 )
 
-// BM25 is the default router: it ranks the candidates' skills — each
-// with its card's name and description, and its own name, description,
-// tags and examples — against the step's instruction with Okapi BM25, a
-// card scoring what its best skill scores, and takes the best card, or
+// BM25 is the default router: it ranks the candidates' cards — name,
+// description, and each skill's name, description, tags and examples —
+// against the step's instruction with Okapi BM25 and takes the best, or
 // none when no card shares a word with the instruction. Its ranking is
 // every card that shares a word, by score.
 //
@@ -34,7 +33,11 @@ func (*BM25) Route(ctx context.Context, q Query, candidates []Candidate) (Decisi
 	if len(candidates) == 0 {
 		return Decision{Reason: "no agent is registered and up"}, nil
 	}
-	ranked := rankCards(candidates, q)
+	docs := make([]string, len(candidates))
+	for i := range candidates {
+		docs[i] = cardText(candidates[i].Card, q.Types)
+	}
+	ranked := bm25.New(docs).Rank(bm25.Query(q.Instruction))
 	if len(carried(q.Types)) > 0 {
 		ranked = declaredFirst(ranked, candidates, q.Types)
 	}
@@ -61,52 +64,20 @@ func (*BM25) Route(ctx context.Context, q Query, candidates []Candidate) (Decisi
 	return d, nil
 }
 
-// rankCards ranks the candidates by their best skill: each skill that fits
-// the step's files is one document (its card's name and description, and
-// its own text), and a card scores what its best document scores. A card
-// of one skill ranks as its whole text; a toolkit of forty commands does
-// not outrank a one-purpose tool by the sheer number of words its card
-// holds, and a word's weight is how few skills, not cards, say it. A card
-// with no skill is one document of its name and description.
-func rankCards(candidates []Candidate, q Query) []bm25.Result {
-	var docs []string
-	var owner []int
-	for i := range candidates {
-		card := candidates[i].Card
-		if card == nil {
-			docs, owner = append(docs, ""), append(owner, i)
-			continue
-		}
-		head := card.Name + "\n" + card.Description
-		n := 0
-		for j := range card.Skills {
-			if fits(card, j, q.Types) {
-				docs, owner = append(docs, head+"\n"+skillText(&card.Skills[j])), append(owner, i)
-				n++
-			}
-		}
-		if n == 0 {
-			docs, owner = append(docs, head), append(owner, i)
+// cardText is what BM25 ranks a card by for a step carrying files of the
+// given types: its name, description and the text of its skills that fit
+// them (all of them for a step without files).
+func cardText(card *a2a.AgentCard, types []string) string {
+	if card == nil {
+		return ""
+	}
+	parts := []string{card.Name, card.Description}
+	for i := range card.Skills {
+		if fits(card, i, types) {
+			parts = append(parts, skillText(&card.Skills[i]))
 		}
 	}
-	best := make([]float64, len(candidates))
-	for _, r := range bm25.New(docs).Rank(bm25.Query(q.Instruction)) {
-		best[owner[r.Doc]] = max(best[owner[r.Doc]], r.Score)
-	}
-	out := make([]bm25.Result, len(candidates))
-	for i := range candidates {
-		out[i] = bm25.Result{Doc: i, Score: best[i]}
-	}
-	slices.SortStableFunc(out, func(a, b bm25.Result) int {
-		switch {
-		case a.Score > b.Score:
-			return -1
-		case a.Score < b.Score:
-			return 1
-		}
-		return 0
-	})
-	return out
+	return strings.Join(parts, "\n")
 }
 
 // fits reports whether the card's skill i may take the step's files.

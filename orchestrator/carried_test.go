@@ -67,25 +67,3 @@ func TestRouteByFit(t *testing.T) {
 		t.Errorf("without a file routed %+v, want streams", d.Agent)
 	}
 }
-
-// A toolkit whose many commands each say one of the instruction's words
-// does not outrank the one tool that says them together: a card scores
-// what its best skill scores.
-func TestRouteByBestSkill(t *testing.T) {
-	kit := Candidate{ID: "kit", Card: &a2a.AgentCard{Name: "kit", Description: "A database toolkit.", Skills: []a2a.AgentSkill{
-		{ID: "insert", Description: "Insert JSON rows into a table."},
-		{ID: "flatten-columns", Description: "Flatten nested columns of a table."},
-		{ID: "path", Description: "Show the path of the database file."},
-		{ID: "lines", Description: "Write one line per row."},
-		{ID: "query", Description: "Run a query and print JSON."},
-		{ID: "values", Description: "List the distinct values of a column."},
-	}}}
-	tool := Candidate{ID: "tool", Card: &a2a.AgentCard{Name: "tool", Description: "Make structured data greppable.", Skills: []a2a.AgentSkill{
-		{ID: "tool", Description: "Flatten JSON into one line per value."},
-	}}}
-	q := Query{Instruction: "Flatten this JSON into one line per value with its full path."}
-	d, err := NewBM25().Route(context.Background(), q, []Candidate{kit, tool})
-	if err != nil || d.Agent == nil || d.Agent.ID != "tool" {
-		t.Fatalf("routed %+v (%v), want tool", d.Agent, err)
-	}
-}
