@@ -11,9 +11,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/agentnet/agentnet/bundle"
+	"github.com/agentnet/agentnet/internal/bm25"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/vocab"
 )
@@ -724,11 +726,41 @@ func stepChoices(s *bindState) error {
 		if _, ok := propertyOf(s.Skill, p.Name)["enum"]; !ok {
 			continue
 		}
-		if vs := kindTokens(s.Skill, p, s.text); len(vs) == 1 && len(vs[0]) > 1 {
+		if vs := kindTokens(s.Skill, p, s.text); len(vs) == 1 && len(vs[0]) > 1 && !modifies(s.text, vs[0], p) {
 			s.args[p.Name] = vs[0]
 		}
 	}
 	return nil
+}
+
+// modifies reports whether a choice word stands in the text before a
+// noun of something else, as a modifier, not as the option's value:
+// "release" in "in release order" for --increment, where "the next minor
+// version" (the option's help says version), "bump it to minor." or
+// "increment it by a minor level" (the text names the option) name the
+// value. The word after it in its clause is a content word that neither
+// the option's name nor its help says.
+func modifies(text, v string, p bundle.Param) bool {
+	fields := strings.Fields(text)
+	for i, f := range fields {
+		w := strings.Trim(f, "\"'“”‘’`()[]{}<>,;:!?.")
+		if !strings.EqualFold(w, v) || i+1 == len(fields) {
+			continue
+		}
+		if clauseEnd(f) != 0 || strings.ContainsAny(f, "\"'“”‘’`") {
+			return false // the clause ends, or the value is quoted
+		}
+		next := bm25.Tokenize(fields[i+1])
+		if len(next) == 0 || unicode.IsDigit(rune(fields[i+1][0])) {
+			return false // a function word or a number follows
+		}
+		own := bm25.Tokenize(p.Name + " " + p.Description)
+		if slices.ContainsFunc(bm25.Tokenize(p.Name), func(n string) bool { return slices.Contains(bm25.Tokenize(text), n) }) {
+			return false // the text speaks of the option by its name
+		}
+		return !slices.Contains(own, next[0])
+	}
+	return false
 }
 
 // stepKindLists gives a required list of things of a kind (versions,

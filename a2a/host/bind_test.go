@@ -357,6 +357,10 @@ func TestBind(t *testing.T) {
 		// Tokens of a kind.
 		{"the one listed value the text names into an optional setting", "sortver", "Increment 1.2.3 by a minor level.", nil,
 			map[string]any{"version": []any{"1.2.3"}, "increment": "minor"}, nil},
+		{"a value word before a noun of something else is no value", "sortver", "Put these versions in minor order: 1.10.0 1.2.3.", nil,
+			map[string]any{"version": []any{"1.10.0", "1.2.3"}}, []string{"increment"}},
+		{"a value word at the end of its clause is the value", "sortver", "Take 1.2.3 up one step, to minor.", nil,
+			map[string]any{"version": []any{"1.2.3"}, "increment": "minor"}, nil},
 		{"two listed values leave the setting alone", "sortver", "Is 1.2.3 a major or a minor release?", nil,
 			map[string]any{"version": []any{"1.2.3"}}, []string{"increment"}},
 		{"every version into a required list of versions", "sortver", "Sort these versions: 1.10.0 1.2.3 and 1.9.0-rc.1.", nil,
