@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/proc"
 )
 
@@ -22,11 +22,11 @@ import (
 
 // pkgConfigMissingRE matches pkg-config's two ways of saying a package is
 // missing.
-var pkgConfigMissingRE = regexp.MustCompile(`Package '([^']+)'(?:, required by '[^']*')?, not found|Package ([^\s']+) was not found in the pkg-config search path`)
+var pkgConfigMissingRE = lazyregexp.New(`Package '([^']+)'(?:, required by '[^']*')?, not found|Package ([^\s']+) was not found in the pkg-config search path`)
 
 // missingHeaderRE matches a C compiler's missing header: the header's
 // directory ("vulkan/vulkan.h") or name ("png.h") names its library.
-var missingHeaderRE = regexp.MustCompile(`fatal error: ([\w+-]+)(?:/[\w./+-]+)?\.h: No such file or directory`)
+var missingHeaderRE = lazyregexp.New(`fatal error: ([\w+-]+)(?:/[\w./+-]+)?\.h: No such file or directory`)
 
 // missingPkgConfig returns the C libraries a build's output says were
 // not found, in order, each once: pkg-config packages, and the libraries
@@ -48,7 +48,7 @@ func missingPkgConfig(out string) []string {
 }
 
 // versionSuffixRE is a pkg-config name's API version: "-3.0" of gtk+-3.0.
-var versionSuffixRE = regexp.MustCompile(`-(\d+)(?:\.\d+)*$`)
+var versionSuffixRE = lazyregexp.New(`-(\d+)(?:\.\d+)*$`)
 
 // devPackages returns the Debian package names that usually provide
 // pkg-config package name's development files, the likeliest first:
