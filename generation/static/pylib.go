@@ -299,7 +299,7 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 			if !ok || len(req) == 0 || !scalarProps(props) || m.ReturnsNone {
 				continue
 			}
-			if ctor == "" || readme[m.Name] || strings.HasPrefix(m.Name, "from_") || m.Name == "load" || m.Name == "parse" || m.Name == "open" || m.Name == "read" {
+			if ctor == "" || readme[m.Name] || builderNameRE.MatchString(m.Name) {
 				ctor, ctorParams, ctorProps, ctorReq, ctorUsed = m.Name, ps, props, req, u
 				break
 			}
@@ -316,7 +316,14 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 	vis := visibility(it)
 	var out []*capability
 	var undocumentedProps []string
+	// The methods of an iterable reader of a stream read it a piece at a
+	// time (the next item, some bytes, a header): what it offers is every
+	// item, below.
+	reader := cl.Iterable && slices.ContainsFunc(ctorParams, func(p wrapParam) bool { return p.Conv == "stream" })
 	for _, m := range cl.Methods {
+		if reader {
+			break
+		}
 		if strings.HasPrefix(m.Name, "_") && m.Name != "__call__" || helperNameRE.MatchString(m.Name) || containerNameRE.MatchString(m.Name) || m.ReturnsNone && !m.Writes ||
 			isDecorated(&m, "staticmethod", "overload", "abstractmethod", "abc.abstractmethod") {
 			continue

@@ -727,11 +727,14 @@ def class_info(node, module_defs):
             "init": None, "methods": [], "properties": [], "classmethods": [], "fields": [], "line": node.lineno}
     dataclass = any(d.split(".")[-1] in ("dataclass", "define", "attrs", "frozen", "s") for d in decos)
     namedtuple = any(b.split(".")[-1] in ("NamedTuple",) for b in bases)
+    new = None
     for st in node.body:
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             fi = func_info(st, owner=node.name)
             if st.name == "__init__":
                 info["init"] = fi
+            elif st.name == "__new__":
+                new = fi  # the constructor when the class defines no __init__
             elif "property" in fi["decorators"] or any(d.endswith("cached_property") for d in fi["decorators"]):
                 info["properties"].append(fi)
             elif "classmethod" in fi["decorators"]:
@@ -757,6 +760,8 @@ def class_info(node, module_defs):
                     f["has_default"] = True
             if not st.target.id.startswith("_") and "ClassVar" not in f["annotation"]:
                 info["fields"].append(f)
+    if info["init"] is None and new is not None:
+        info["init"] = dict(new, name="__init__")
     info["iterable"] = any(isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in ("__iter__", "__next__") for st in node.body)
     if info["init"] is not None:
         kept_stream_uses(node, info["init"])

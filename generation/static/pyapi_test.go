@@ -1,0 +1,166 @@
+package static
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestStreamReaderMethods checks that an iterable class built from a
+// stream it reads is one skill (every item of the input file), not one per
+// method that reads the next piece of the stream.
+func TestStreamReaderMethods(t *testing.T) {
+	t.Parallel()
+	method := func(name, summary string, params ...map[string]any) map[string]any {
+		return map[string]any{"name": name, "doc": summary, "parsed": map[string]any{"summary": summary}, "params": params, "returns": "object"}
+	}
+	info, err := json.Marshal(map[string]any{
+		"name": "Reader", "doc": "Streaming reader of records.", "parsed": map[string]any{"summary": "Streaming reader of records."},
+		"iterable": true,
+		"init": map[string]any{"name": "__init__", "params": []map[string]any{
+			{"name": "file_like", "kind": "pos", "has_default": true, "literal": true, "default": nil, "use": "read"},
+			{"name": "read_size", "kind": "pos", "has_default": true, "literal": true, "default": 0}}},
+		"methods": []any{
+			method("read_bytes", "Read a number of raw bytes from the stream.", map[string]any{"name": "n", "kind": "pos", "annotation": "int"}),
+			method("unpack", "Unpack the next record of the stream."),
+			method("read_header", "Read the header of the next array."),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := &pyAPI{Items: []pyItem{{Public: "recs", Module: "recs.fallback", Name: "Reader", Kind: "class", How: "all", Info: info}}}
+	skills, spec := pyLibrarySkills(api, []string{"python3", "wrap.py"})
+	var ids []string
+	for _, sk := range skills {
+		ids = append(ids, sk.ID)
+	}
+	if !slices.Equal(ids, []string{"reader"}) {
+		t.Fatalf("pyLibrarySkills() = %v, want [reader]: the reader's piecewise reads are no skills", ids)
+	}
+	if c := spec["reader"]; c.MemberKind != "describe" || len(c.CtorParams) == 0 || c.CtorParams[0].Conv != "stream" {
+		t.Errorf("spec[reader] = %+v, want the reader built from the input stream and read whole", c)
+	}
+}
+
+// TestBuiltValueAndInheritedDocs generates the wrapper of a library whose
+// coordinate class is both a result (a place's point) and built by users
+// (Point.from_string, a constructor in __new__), and whose distance classes
+// override a documented method of their base without a docstring of their
+// own: the coordinate gets skills that run, and the override is described
+// by its base's docstring.
+func TestBuiltValueAndInheritedDocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs python3")
+	}
+	t.Parallel()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	point := `"""Points on the globe."""
+
+
+class Point:
+    """A geodetic point with latitude and longitude."""
+
+    __slots__ = ("latitude", "longitude")
+
+    def __new__(cls, latitude=None, longitude=None):
+        self = super().__new__(cls)
+        self.latitude, self.longitude = latitude, longitude
+        return self
+
+    @classmethod
+    def from_string(cls, string):
+        """Create a Point from a string of two numbers, comma separated."""
+        lat, lon = (float(x) for x in string.split(","))
+        return cls(lat, lon)
+
+    def format_decimal(self):
+        """Format the point as decimal degrees, latitude first."""
+        return "%s, %s" % (self.latitude, self.longitude)
+
+
+class Place:
+    """A place a lookup found."""
+
+    def __init__(self, address, point):
+        self.address, self._point = address, point
+
+    @property
+    def point(self):
+        """The place's coordinates.
+
+        :rtype: :class:` + "`geo.point.Point`" + `
+        """
+        return self._point
+`
+	distance := `"""Distances between points."""
+from geo.point import Point
+
+
+class Distance:
+    """Base of the distances."""
+
+    def __init__(self, *args):
+        self.km = 0.0
+
+    def destination(self, point, bearing, distance):
+        """Calculate the destination point using a starting point, a bearing and a distance.
+
+        :rtype: :class:` + "`geo.point.Point`" + `
+        """
+        raise NotImplementedError
+
+
+class geodesic(Distance):
+    """Distances on the ellipsoid."""
+
+    def destination(self, point, bearing, distance):
+        p = Point.from_string(point)
+        return Point(p.latitude + distance * 0, p.longitude)
+`
+	dir := writeRepo(t, map[string]string{
+		"geo/__init__.py": "from geo.point import Point, Place\nfrom geo.distance import geodesic\n",
+		"geo/point.py":    point, "geo/distance.py": distance,
+		"setup.py": "from setuptools import setup\nsetup(name='geo', packages=['geo'])\n",
+	})
+	sc, err := pythonScan(t.Context(), mustScan(t, dir), os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	byID := map[string]string{}
+	for _, sk := range skills {
+		byID[sk.ID] = sk.Description
+	}
+	if _, ok := byID["point-format-decimal"]; !ok {
+		t.Fatalf("pyLibrarySkills() = %v, want point-format-decimal", byID)
+	}
+	if d := byID["geodesic-destination"]; !strings.HasPrefix(d, "Calculate the destination point") {
+		t.Errorf("geodesic-destination description = %q, want its base's docstring", d)
+	}
+	src, err := pythonWrapper("geo", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := filepath.Join(t.TempDir(), "wrap.py")
+	if err := os.WriteFile(wrapper, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	for _, p := range append(spec["point-format-decimal"].CtorParams, spec["point-format-decimal"].Params...) {
+		args = append(args, "--"+p.Name+"=41.5, 2.25")
+	}
+	cmd := exec.CommandContext(t.Context(), py, append([]string{wrapper, "point-format-decimal"}, args...)...)
+	cmd.Dir, cmd.Env = t.TempDir(), append(os.Environ(), "PYTHONPATH="+dir)
+	out, err := cmd.CombinedOutput()
+	if got := strings.TrimSpace(string(out)); err != nil || got != "41.5, 2.25" {
+		t.Errorf("point-format-decimal %v = %q, %v; want 41.5, 2.25", args, got, err)
+	}
+}
