@@ -164,3 +164,44 @@ class geodesic(Distance):
 		t.Errorf("point-format-decimal %v = %q, %v; want 41.5, 2.25", args, got, err)
 	}
 }
+
+// TestCompiledWithFallback generates the wrapper of a package whose
+// namespace takes its functions from a compiled module when it is built
+// and from a private pure-Python module when it is not: the functions are
+// its API, called through the package (whichever module it picked).
+func TestCompiledWithFallback(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs python3")
+	}
+	t.Parallel()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	dir := writeRepo(t, map[string]string{
+		"rotcodec/__init__.py": "\"\"\"Rotate letters.\"\"\"\nimport os\n\nif os.environ.get(\"ROTCODEC_PURE\"):\n    from ._pure import rotate\nelse:\n    try:\n        from ._speedups import rotate\n    except ImportError:\n        from ._pure import rotate\n\n__version__ = \"1.0\"\n",
+		"rotcodec/_pure.py":    "import codecs\n\n\ndef rotate(text: str) -> str:\n    \"\"\"Rotate every letter of the text by 13 places.\"\"\"\n    return codecs.encode(text, \"rot13\")\n",
+		"setup.py":             "from setuptools import setup\nsetup(name='rotcodec', packages=['rotcodec'])\n",
+	})
+	sc, err := pythonScan(t.Context(), mustScan(t, dir), os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	if len(skills) != 1 || skills[0].ID != "rotate" || spec["rotate"].Module != "rotcodec" {
+		t.Fatalf("pyLibrarySkills() = %+v, %+v; want rotate, called through rotcodec", skills, spec)
+	}
+	src, err := pythonWrapper("rotcodec", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := filepath.Join(t.TempDir(), "wrap.py")
+	if err := os.WriteFile(wrapper, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), py, wrapper, "rotate", "--text=Hello")
+	cmd.Dir, cmd.Env = t.TempDir(), append(os.Environ(), "PYTHONPATH="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "Uryyb" {
+		t.Errorf("rotate --text=Hello = %q, %v; want Uryyb", out, err)
+	}
+}
