@@ -142,6 +142,9 @@ class geodesic(Distance):
 	if _, ok := byID["point-format-decimal"]; !ok {
 		t.Fatalf("pyLibrarySkills() = %v, want point-format-decimal", byID)
 	}
+	if _, ok := byID["point"]; !ok {
+		t.Errorf("pyLibrarySkills() = %v, want point: a class parsed from text reports what it parsed", byID)
+	}
 	if d := byID["geodesic-destination"]; !strings.HasPrefix(d, "Calculate the destination point") {
 		t.Errorf("geodesic-destination description = %q, want its base's docstring", d)
 	}
@@ -157,11 +160,18 @@ class geodesic(Distance):
 	for _, p := range append(spec["point-format-decimal"].CtorParams, spec["point-format-decimal"].Params...) {
 		args = append(args, "--"+p.Name+"=41.5, 2.25")
 	}
-	cmd := exec.CommandContext(t.Context(), py, append([]string{wrapper, "point-format-decimal"}, args...)...)
-	cmd.Dir, cmd.Env = t.TempDir(), append(os.Environ(), "PYTHONPATH="+dir)
-	out, err := cmd.CombinedOutput()
-	if got := strings.TrimSpace(string(out)); err != nil || got != "41.5, 2.25" {
+	run := func(skill string) (string, error) {
+		cmd := exec.CommandContext(t.Context(), py, append([]string{wrapper, skill}, args...)...)
+		cmd.Dir, cmd.Env = t.TempDir(), append(os.Environ(), "PYTHONPATH="+dir)
+		out, err := cmd.CombinedOutput()
+		return strings.TrimSpace(string(out)), err
+	}
+	if got, err := run("point-format-decimal"); err != nil || got != "41.5, 2.25" {
 		t.Errorf("point-format-decimal %v = %q, %v; want 41.5, 2.25", args, got, err)
+	}
+	// The value it parsed, its slots as JSON.
+	if got, err := run("point"); err != nil || strings.Join(strings.Fields(got), " ") != `{ "latitude": 41.5, "longitude": 2.25 }` {
+		t.Errorf("point %v = %q, %v; want the latitude and longitude as JSON", args, got, err)
 	}
 }
 
@@ -203,5 +213,27 @@ func TestCompiledWithFallback(t *testing.T) {
 	cmd.Dir, cmd.Env = t.TempDir(), append(os.Environ(), "PYTHONPATH="+dir)
 	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "Uryyb" {
 		t.Errorf("rotate --text=Hello = %q, %v; want Uryyb", out, err)
+	}
+}
+
+// TestMethodVariants checks that a method named after another method of
+// its class plus a suffix is that method's variant: one skill of the two.
+func TestMethodVariants(t *testing.T) {
+	t.Parallel()
+	mk := func(member string) *capability {
+		return &capability{stem: "point " + stemOf(member), call: wrapCall{Member: member, MemberKind: "call"}}
+	}
+	caps := []*capability{mk("format"), mk("format_decimal"), mk("format_unicode_degrees"), mk("formatted"), mk("reversed")}
+	methodVariants(caps)
+	var stems []string
+	for _, c := range caps {
+		stems = append(stems, c.stem)
+	}
+	want := []string{"point format", "point format", "point format", "point formatted", "point reversed"}
+	if !slices.Equal(stems, want) {
+		t.Errorf("stems = %q, want %q", stems, want)
+	}
+	if got := mergeVariants(caps); len(got) != 3 {
+		t.Errorf("mergeVariants() kept %d, want 3", len(got))
 	}
 }

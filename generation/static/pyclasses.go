@@ -83,7 +83,7 @@ func lastDotted(s string) string {
 // withInherited returns cl with the members it inherits from the library's
 // own classes: the properties, methods and classmethods (and __init__) of
 // its bases that it does not define itself, nearest base first. A member
-// it overrides without a docstring takes the docstring of the member it
+// it overrides without a docstring is described by the member it
 // overrides, as Python's inspect.getdoc does: an implementation of the
 // base's contract says no more than the base does.
 func (lc *libraryClasses) withInherited(cl *pyClass) *pyClass {
@@ -127,8 +127,8 @@ func (lc *libraryClasses) withInherited(cl *pyClass) *pyClass {
 	return &out
 }
 
-// inheritDocs gives each member of cl without a docstring the docstring
-// of the nearest base's member of the same name and kind.
+// inheritDocs gives each member of cl without a docstring the summary of
+// the nearest base's member of the same name.
 func (lc *libraryClasses) inheritDocs(cl *pyClass) {
 	docs := map[string]*pyFunc{}
 	seen := map[string]bool{cl.Name: true}
@@ -150,11 +150,13 @@ func (lc *libraryClasses) inheritDocs(cl *pyClass) {
 		}
 		queue = append(queue, base.Bases...)
 	}
+	// Only the summary: the parameters' types and the docstring's weight
+	// in the ranking stay the override's own.
 	for _, group := range []*[]pyFunc{&cl.Properties, &cl.Methods, &cl.Classmethods} {
 		fs := append([]pyFunc{}, *group...)
 		for i := range fs {
-			if d := docs[fs[i].Name]; d != nil && strings.TrimSpace(fs[i].Doc) == "" {
-				fs[i].Doc, fs[i].Parsed = d.Doc, d.Parsed
+			if d := docs[fs[i].Name]; d != nil && strings.TrimSpace(fs[i].Doc) == "" && fs[i].Parsed.Summary == "" {
+				fs[i].Parsed.Summary = docSentence(d.Parsed.Summary, d.Doc)
 			}
 		}
 		*group = fs

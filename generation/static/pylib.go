@@ -353,6 +353,7 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 		}
 		out = append(out, c)
 	}
+	methodVariants(out)
 	// Documented properties each say what they compute; the undocumented
 	// ones are reported together. A property named after a constructor
 	// parameter gives back what the caller passed in: no capability.
@@ -402,7 +403,10 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 			}
 		}
 	}
-	if len(describeReq) > 0 && (len(out) == 0 || len(undocumentedProps) > 0) && (echoes == 0 || len(undocumentedProps) > 0) {
+	// A class parsed from text by a classmethod (Point.from_string) is
+	// worth its parsed value too, beside its methods.
+	parsed := ctor != "__init__" && builderNameRE.MatchString(ctor)
+	if len(describeReq) > 0 && (len(out) == 0 || len(undocumentedProps) > 0 || parsed) && (echoes == 0 || len(undocumentedProps) > 0) {
 		c := &capability{stem: words(cl.Name), call: base}
 		c.call.MemberKind = "describe"
 		c.props, c.required = mergeProps(ctorProps, nil), append([]any{}, describeReq...)
@@ -419,6 +423,35 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 		out = append(out, c)
 	}
 	return out
+}
+
+// methodVariants gives a class's method named after another of its
+// methods plus a suffix (format_decimal, format_unicode of format) that
+// other method's stem: variants of one capability, of which mergeVariants
+// keeps one.
+func methodVariants(caps []*capability) {
+	stems := map[string]string{}
+	for _, c := range caps {
+		if c.call.MemberKind == "call" {
+			stems[c.call.Member] = c.stem
+		}
+	}
+	for _, c := range caps {
+		if c.call.MemberKind != "call" {
+			continue
+		}
+		for m := c.call.Member; ; {
+			i := strings.LastIndex(m, "_")
+			if i <= 0 {
+				break
+			}
+			m = m[:i]
+			if st, ok := stems[m]; ok {
+				c.stem = st
+				break
+			}
+		}
+	}
 }
 
 // withSubject says what a member does from its class's description: "Molar

@@ -171,6 +171,13 @@ def jsonable(x, depth=0):
                 return jsonable(fn(), depth + 1)
             except TypeError:
                 pass
+    slots = [k for cls in type(x).__mro__ for k in ([getattr(cls, "__slots__", ())] if isinstance(getattr(cls, "__slots__", ()), str) else getattr(cls, "__slots__", ()))
+             if isinstance(k, str) and not k.startswith("_") and hasattr(x, k)]
+    if slots:
+        # An object that keeps its values in slots: those values.
+        out = {k: jsonable(getattr(x, k), depth + 1) for k in slots}
+        out.update(properties(x, depth, skip=out))
+        return out
     if hasattr(x, "__dict__") or properties(x, depth):
         out = {k: jsonable(v, depth + 1) for k, v in vars(x).items() if not k.startswith("_")} if hasattr(x, "__dict__") else {}
         out.update(properties(x, depth, skip=out))
