@@ -12,7 +12,8 @@ import (
 
 // TestStreamReaderMethods checks that an iterable class built from a
 // stream it reads is one skill (every item of the input file), not one per
-// method that reads the next piece of the stream.
+// method that reads the next piece of the stream, and that a method called
+// with nothing the caller must give (an object's buffer) is no skill.
 func TestStreamReaderMethods(t *testing.T) {
 	t.Parallel()
 	method := func(name, summary string, params ...map[string]any) map[string]any {
@@ -33,14 +34,29 @@ func TestStreamReaderMethods(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	api := &pyAPI{Items: []pyItem{{Public: "recs", Module: "recs.fallback", Name: "Reader", Kind: "class", How: "all", Info: info}}}
+	writer, err := json.Marshal(map[string]any{
+		"name": "Writer", "doc": "Writer of records.", "parsed": map[string]any{"summary": "Writer of records."},
+		"init": map[string]any{"name": "__init__", "params": []map[string]any{
+			{"name": "compact", "kind": "pos", "has_default": true, "literal": true, "default": false}}},
+		"methods": []any{
+			method("write", "Write a record and return its bytes.", map[string]any{"name": "record", "kind": "pos"}),
+			method("buffer", "Return the buffer's contents."),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := &pyAPI{Items: []pyItem{
+		{Public: "recs", Module: "recs.fallback", Name: "Reader", Kind: "class", How: "all", Info: info},
+		{Public: "recs", Module: "recs.fallback", Name: "Writer", Kind: "class", How: "all", Info: writer},
+	}}
 	skills, spec := pyLibrarySkills(api, []string{"python3", "wrap.py"})
 	var ids []string
 	for _, sk := range skills {
 		ids = append(ids, sk.ID)
 	}
-	if !slices.Equal(ids, []string{"reader"}) {
-		t.Fatalf("pyLibrarySkills() = %v, want [reader]: the reader's piecewise reads are no skills", ids)
+	if !slices.Equal(ids, []string{"reader", "writer-write"}) {
+		t.Fatalf("pyLibrarySkills() = %v, want [reader writer-write]: the reader's piecewise reads, and a method that takes nothing from the caller, are no skills", ids)
 	}
 	if c := spec["reader"]; c.MemberKind != "describe" || len(c.CtorParams) == 0 || c.CtorParams[0].Conv != "stream" {
 		t.Errorf("spec[reader] = %+v, want the reader built from the input stream and read whole", c)

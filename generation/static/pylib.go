@@ -86,7 +86,7 @@ type pyClass struct {
 type wrapParam struct {
 	Name string `json:"name"`
 	Py   string `json:"py"`
-	Conv string `json:"conv"` // str, int, float, bool, json, path, textio, binaryio, bytes, outpath, auto, date, datetime, decimal
+	Conv string `json:"conv"` // str, int, float, bool, json, path, textio, binaryio, bytes, outpath, auto, date, datetime, decimal, stream, outstream, jsondata
 	Pos  bool   `json:"pos,omitempty"`
 	Star bool   `json:"star,omitempty"` // *args: a list spread into positions
 }
@@ -179,6 +179,7 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 			}
 			if c := functionCapability(it, &f); c != nil {
 				applyBytes(c, &f, bytesOut)
+				applyData(c, &f, fns)
 				c.order = i * 100
 				caps = append(caps, c)
 			}
@@ -331,6 +332,11 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 		u := clone(used)
 		ps, props, req, ok := pyParams(m.Params, &m.Parsed, u)
 		if !ok {
+			continue
+		}
+		if len(ctorReq) == 0 && len(req) == 0 && !slices.ContainsFunc(ctorParams, func(p wrapParam) bool { return p.Star }) {
+			// Nothing the caller must give, to build it or to call it: what
+			// it returns is the object's own state (a buffer, a counter).
 			continue
 		}
 		c := &capability{stem: words(cl.Name) + " " + stemOf(m.Name), call: base}

@@ -54,11 +54,29 @@ def convert(p, raw):
     if conv == "bytes":
         with open(raw, "rb") as fh:
             return fh.read()
+    if conv == "jsondata":
+        return json_data(raw)
     if conv == "date":
         return datetime.date.fromisoformat(raw.strip())
     if conv == "datetime":
         return datetime.datetime.fromisoformat(raw.strip())
     # auto: a JSON value when it reads as one, else the text.
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def json_data(raw):
+    """A value given as a JSON document: a file's JSON, or its bytes when
+    it holds none; else JSON text, or the text itself."""
+    if os.path.isfile(raw):
+        with open(raw, "rb") as fh:
+            data = fh.read()
+        try:
+            return json.loads(data.decode("utf-8"))
+        except ValueError:
+            return data
     try:
         return json.loads(raw)
     except ValueError:
