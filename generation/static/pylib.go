@@ -177,6 +177,12 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 			if advertised && !it.Readme && f.Callers >= 2 {
 				continue
 			}
+			if len(family) > 0 && it.Readme {
+				// Beside a builder the README chains, the other names its
+				// examples use (classes, functions) are the chain's parts,
+				// built by its arguments ({"call": NAME}): no skills.
+				continue
+			}
 			if c := functionCapability(it, &f); c != nil {
 				applyBytes(c, &f, bytesOut)
 				applyData(c, &f, fns)
@@ -187,6 +193,9 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 			var cl pyClass
 			if json.Unmarshal(it.Info, &cl) != nil || classes.skipClass(it, &cl) != "" || family[cl.Name] {
 				continue
+			}
+			if len(family) > 0 && it.Readme {
+				continue // a part of the chain, below
 			}
 			for j, c := range classCapabilities(it, classes.withInherited(&cl), readme) {
 				c.order = i*100 + j
