@@ -203,6 +203,8 @@ type goCap struct {
 func goPackageCaps(files []*ast.File, imp string, root bool, readme map[string]bool) []goCap {
 	named := map[string]string{} // type name → basic kind, for type Unit string
 	structs := map[string]bool{}
+	opaque := map[string]bool{} // func and chan types: results nothing prints (functional options)
+	ty := &goTypes{named: named, structs: structs}
 	for _, af := range files {
 		for _, d := range af.Decls {
 			gd, ok := d.(*ast.GenDecl)
@@ -216,6 +218,10 @@ func goPackageCaps(files []*ast.File, imp string, root bool, readme map[string]b
 				}
 				if _, ok := ts.Type.(*ast.StructType); ok && ts.Name.IsExported() {
 					structs[ts.Name.Name] = true
+				}
+				switch ts.Type.(type) {
+				case *ast.FuncType, *ast.ChanType:
+					opaque[ts.Name.Name] = true
 				}
 			}
 		}
@@ -253,18 +259,22 @@ func goPackageCaps(files []*ast.File, imp string, root bool, readme map[string]b
 		if strings.HasPrefix(fd.Name.Name, "Must") || goHelperRE(fd.Name.Name) || helpers[fd.Name.Name] {
 			continue
 		}
-		args, props, req, ok := goArgs(fd.Type.Params, fd.Doc, named, pkgName, map[string]bool{})
-		if !ok || len(args) == 0 {
+		args, props, req, ok := goArgs(fd.Type.Params, fd.Doc, ty, pkgName, map[string]bool{})
+		if !ok {
 			continue
 		}
-		n, hasErr, ok := goResults(fd.Type.Results)
-		if !ok || n == 0 {
-			continue
-		}
+		// A constructor may take nothing (New() *T) or options only.
 		if t := goReturnsType(fd.Type.Results); t != "" && structs[t] && len(methods[t]) > 0 {
 			if prev, ok := ctors[t]; !ok || len(fd.Type.Params.List) < len(prev.Type.Params.List) {
 				ctors[t] = fd
 			}
+		}
+		if len(args) == 0 {
+			continue
+		}
+		n, hasErr, ok := goResults(fd.Type.Results)
+		if !ok || n == 0 && !writes(args) || opaque[goReturnsType(fd.Type.Results)] {
+			continue
 		}
 		c := &capability{stem: goStem(goVariantBase(fd, funcs)), props: props, required: req}
 		c.id = skillID(kebab(fd.Name.Name))
@@ -283,7 +293,7 @@ func goPackageCaps(files []*ast.File, imp string, root bool, readme map[string]b
 	for _, t := range sortedKeys(ctors) {
 		ctor := ctors[t]
 		used := map[string]bool{}
-		cargs, cprops, creq, _ := goArgs(ctor.Type.Params, ctor.Doc, named, pkgName, used)
+		cargs, cprops, creq, _ := goArgs(ctor.Type.Params, ctor.Doc, ty, pkgName, used)
 		_, ctorErr, _ := goResults(ctor.Type.Results)
 		for _, m := range methods[t] {
 			if goHelperRE(m.Name.Name) || containerNameRE.MatchString(snake(m.Name.Name)) || m.Name.Name == "Error" ||
@@ -291,12 +301,12 @@ func goPackageCaps(files []*ast.File, imp string, root bool, readme map[string]b
 				continue
 			}
 			u := clone(used)
-			args, props, req, ok := goArgs(m.Type.Params, m.Doc, named, pkgName, u)
+			args, props, req, ok := goArgs(m.Type.Params, m.Doc, ty, pkgName, u)
 			if !ok {
 				continue
 			}
 			n, hasErr, ok := goResults(m.Type.Results)
-			if !ok || n == 0 {
+			if !ok || n == 0 && !writes(args) {
 				continue
 			}
 			c := &capability{stem: words(t) + " " + goStem(m.Name.Name), props: mergeProps(cprops, props), required: append(append([]any{}, creq...), req...)}
@@ -462,9 +472,18 @@ var basicKinds = map[string]string{
 	"float32": "number", "float64": "number", "rune": "integer", "byte": "integer",
 }
 
+// goTypes are the package's own types a parameter may have: named basic
+// types (type Unit string) and exported structs (options, decoded from a
+// JSON object).
+type goTypes struct {
+	named   map[string]string
+	structs map[string]bool
+}
+
 // goArgs maps a parameter list; ok is false when a parameter has a type
-// the wrapper cannot build.
-func goArgs(fl *ast.FieldList, doc *ast.CommentGroup, named map[string]string, pkg string, used map[string]bool) ([]goArg, map[string]any, []any, bool) {
+// the wrapper cannot build. A variadic parameter of such a type
+// (functional options: opts ...Option) is left out: the call passes none.
+func goArgs(fl *ast.FieldList, doc *ast.CommentGroup, ty *goTypes, pkg string, used map[string]bool) ([]goArg, map[string]any, []any, bool) {
 	props := map[string]any{}
 	var args []goArg
 	var req []any
@@ -481,7 +500,10 @@ func goArgs(fl *ast.FieldList, doc *ast.CommentGroup, named map[string]string, p
 			if el, ok := typ.(*ast.Ellipsis); ok {
 				typ, spread = &ast.ArrayType{Elt: el.Elt}, true
 			}
-			a, schema, ok := goArgType(typ, named, pkg)
+			a, schema, ok := goArgType(typ, ty, pkg)
+			if !ok && spread {
+				continue
+			}
 			if !ok {
 				return nil, nil, nil, false
 			}
@@ -507,7 +529,7 @@ func goArgs(fl *ast.FieldList, doc *ast.CommentGroup, named map[string]string, p
 				schema["format"] = "path"
 			}
 			props[name] = schema
-			if a.gtype != "bool" && !spread {
+			if a.gtype != "bool" && a.gtype != "object" && !spread {
 				req = append(req, name)
 			}
 			args = append(args, a)
@@ -516,8 +538,13 @@ func goArgs(fl *ast.FieldList, doc *ast.CommentGroup, named map[string]string, p
 	return args, props, req, true
 }
 
-func goArgType(e ast.Expr, named map[string]string, pkg string) (goArg, map[string]any, bool) {
+func goArgType(e ast.Expr, ty *goTypes, pkg string) (goArg, map[string]any, bool) {
 	switch t := e.(type) {
+	case *ast.StarExpr:
+		// A pointer to one of the package's structs: nil when not given.
+		if id, ok := t.X.(*ast.Ident); ok && ty.structs[id.Name] {
+			return goArg{gtype: "object", conv: "*lib." + id.Name}, goObjectSchema(id.Name), true
+		}
 	case *ast.Ident:
 		if k := basicKinds[t.Name]; k != "" {
 			a := goArg{gtype: goKind(t.Name)}
@@ -526,8 +553,11 @@ func goArgType(e ast.Expr, named map[string]string, pkg string) (goArg, map[stri
 			}
 			return a, map[string]any{"type": k}, true
 		}
-		if b, ok := named[t.Name]; ok {
+		if b, ok := ty.named[t.Name]; ok {
 			return goArg{gtype: goKind(b), conv: "lib." + t.Name}, map[string]any{"type": basicKinds[b]}, true
+		}
+		if ty.structs[t.Name] {
+			return goArg{gtype: "object", conv: "lib." + t.Name}, goObjectSchema(t.Name), true
 		}
 	case *ast.ArrayType:
 		if t.Len != nil {
@@ -550,12 +580,26 @@ func goArgType(e ast.Expr, named map[string]string, pkg string) (goArg, map[stri
 			switch x.Name + "." + t.Sel.Name {
 			case "io.Reader":
 				return goArg{gtype: "reader"}, map[string]any{"type": "string", "format": "path"}, true
+			case "io.Writer":
+				return goArg{gtype: "writer"}, map[string]any{"type": "string", "format": bundle.FormatOutput, "description": outFileDesc}, true
 			case "time.Duration":
 				return goArg{gtype: "duration"}, map[string]any{"type": "string", "description": "A duration such as 90s or 1h30m."}, true
 			}
 		}
 	}
 	return goArg{}, nil, false
+}
+
+// goObjectSchema is the schema of a struct parameter: a JSON object with
+// the struct's exported fields, by their names or JSON tags.
+func goObjectSchema(name string) map[string]any {
+	return map[string]any{"type": "object", "description": fmt.Sprintf("A JSON object with the fields of %s to set; the others keep their zero values.", name)}
+}
+
+// writes reports whether a call writes an output file: what it gives
+// when it returns nothing else.
+func writes(args []goArg) bool {
+	return slices.ContainsFunc(args, func(a goArg) bool { return a.gtype == "writer" })
 }
 
 // goKind is the helper kind for a basic type: its integer and float
@@ -690,7 +734,12 @@ func goWrapper(name string, calls []*goCall) ([]byte, error) {
 		if c.hasErr {
 			lhs = append(lhs, "err")
 		}
-		fmt.Fprintf(&b, "\t\t%s := %s.%s(%s)\n", strings.Join(lhs, ", "), recv, c.fn, goCallArgs(c.args, lib))
+		call := fmt.Sprintf("%s.%s(%s)", recv, c.fn, goCallArgs(c.args, lib))
+		if len(lhs) == 0 {
+			fmt.Fprintf(&b, "\t\t%s\n", call)
+		} else {
+			fmt.Fprintf(&b, "\t\t%s := %s\n", strings.Join(lhs, ", "), call)
+		}
 		if c.hasErr {
 			b.WriteString("\t\tcheck(err)\n")
 		}
@@ -709,13 +758,25 @@ func goWrapper(name string, calls []*goCall) ([]byte, error) {
 var goAccessor = map[string]string{
 	"string": "str", "bool": "boolean", "int64": "integer", "float64": "number",
 	"strings": "strs", "ints": "ints", "floats": "floats",
-	"bytes": "file", "reader": "open", "duration": "duration",
+	"bytes": "file", "reader": "open", "duration": "duration", "writer": "create",
 }
 
 func goCallArgs(args []goArg, lib string) string {
 	var parts []string
 	for _, a := range args {
 		expr := fmt.Sprintf("a.%s(%q)", goAccessor[a.gtype], a.name)
+		if a.gtype == "object" {
+			// Decoded into a value of the struct (or a pointer to one, nil
+			// when not given).
+			t := strings.Replace(a.conv, "lib.", lib+".", 1)
+			if ptr, ok := strings.CutPrefix(t, "*"); ok {
+				expr = fmt.Sprintf("func() *%s { if !a.has(%q) { return nil }; v := new(%s); a.decode(%q, v); return v }()", ptr, a.name, ptr, a.name)
+			} else {
+				expr = fmt.Sprintf("func() (v %s) { a.decode(%q, &v); return }()", t, a.name)
+			}
+			parts = append(parts, expr)
+			continue
+		}
 		if a.conv != "" {
 			conv := strings.Replace(a.conv, "lib.", lib+".", 1)
 			expr = conv + "(" + expr + ")"

@@ -120,3 +120,33 @@ func streamItems(cl *pyClass, base wrapCall, ctorParams []wrapParam, ctorProps m
 	c.score = vis + docScore(cl.Doc) + 2
 	return c
 }
+
+// undoers are the names of the functions that undo f: unpack for pack,
+// decode for encode.
+func undoers(name string) []string {
+	out := []string{"un" + name, "de" + name}
+	if rest, ok := strings.CutPrefix(name, "en"); ok && rest != "" {
+		out = append(out, "de"+rest)
+	}
+	return out
+}
+
+// dataDesc describes a parameter that takes a value as a JSON document.
+const dataDesc = "The value: a JSON document (a file, or JSON text); a file that is no JSON is passed as its bytes."
+
+// applyData gives a function that one of the library's functions undoes
+// its data parameter: the first, when it has no type, takes a JSON
+// document.
+func applyData(c *capability, f *pyFunc, fns map[string]*pyFunc) {
+	if len(c.call.Params) == 0 || c.call.Params[0].Conv != "auto" {
+		return
+	}
+	for _, u := range undoers(f.Name) {
+		if fns[u] != nil {
+			p := &c.call.Params[0]
+			p.Conv = "jsondata"
+			c.props[p.Name] = map[string]any{"type": "string", "format": "path", "description": dataDesc}
+			return
+		}
+	}
+}

@@ -15,8 +15,10 @@ import (
 // parameter a function reads is an input file, the one it writes an
 // output file, the first parameter of the inverse of a bytes function is
 // an input file read as bytes, and a bytes result goes to the file the
-// caller names, and an iterable class that keeps a stream it reads is
-// built from an input file and read whole.
+// caller names, the value a function's inverse undoes is a JSON document
+// (a file, or JSON text), and an iterable class that keeps a stream it
+// reads is built from an input file and read whole (one skill, not one per
+// method).
 func TestBytesAndStreams(t *testing.T) {
 	t.Parallel()
 	py, err := exec.LookPath("python3")
@@ -75,12 +77,13 @@ class Reader:
 		}
 	}
 	want := map[string]map[string]any{
-		"packb":        {"o": nil, "output_file": "output-path"},
-		"unpackb":      {"packed": "path"},
-		"pack":         {"o": nil, "stream": "output-path"},
-		"unpack":       {"stream": "path"},
-		"reader":       {"source": "path", "strict": nil},
-		"reader-first": {"source": "path", "strict": nil},
+		"packb":   {"o": "path", "output_file": "output-path"},
+		"unpackb": {"packed": "path"},
+		"pack":    {"o": "path", "stream": "output-path"},
+		"unpack":  {"stream": "path"},
+		"reader":  {"source": "path", "strict": nil},
+		// Its method reads the stream a piece at a time: no skill beside
+		// the whole reading.
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Fatalf("skill parameters' formats (-want +got):\n%s", diff)
@@ -115,6 +118,16 @@ class Reader:
 	}
 	if out := run("unpack", "--stream=s.bin"); out != "7" {
 		t.Errorf("unpack(s.bin) = %q, want 7", out)
+	}
+	// What an inverse undoes is a value: a JSON document in a file.
+	if err := os.WriteFile(filepath.Join(work, "doc.json"), []byte(`{"n": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out := run("packb", "--o=doc.json", "--output_file=d.bin"); out != "wrote d.bin" {
+		t.Errorf("packb(doc.json) = %q, want wrote d.bin", out)
+	}
+	if out := run("unpackb", "--packed=d.bin"); out != "{'n': 1}" {
+		t.Errorf("unpackb(d.bin) = %q, want the JSON document's value", out)
 	}
 	if err := os.WriteFile(filepath.Join(work, "many.bin"), []byte("a\xffbb\xff"), 0o644); err != nil {
 		t.Fatal(err)

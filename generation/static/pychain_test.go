@@ -13,7 +13,8 @@ import (
 // builder that its README uses in chains, and runs it: one skill takes the
 // calls in order (with a subclass to start from, and arguments that call
 // the library's names and apply operators), the builder's methods are no
-// skills of their own, and a name the library only imports is refused.
+// skills of their own, nor are those of the parts the README's examples
+// build for its arguments, and a name the library only imports is refused.
 func TestBuilderChain(t *testing.T) {
 	t.Parallel()
 	py, err := exec.LookPath("python3")
@@ -22,6 +23,11 @@ func TestBuilderChain(t *testing.T) {
 	}
 	code := `"""Build SQL text."""
 import os
+
+
+def lower(text):
+    """Lower the name of a table."""
+    return text.lower()
 
 
 class Col:
@@ -72,7 +78,7 @@ class TickSql(Sql):
     """Queries with backticks."""
     quote = "` + "`" + `"
 `
-	readme := "# sqlb\n\n```python\nfrom sqlb import Sql, Col\nq = Sql.from_('t').pick('a').where(Col('a') == 1)\n```\n"
+	readme := "# sqlb\n\n```python\nfrom sqlb import Sql, Col\nq = Sql.from_(lower('T')).pick('a').where(Col('a') == 1)\n```\n"
 	dir := writeRepo(t, map[string]string{"sqlb.py": code, "README.md": readme})
 	sc, err := pythonScan(t.Context(), mustScan(t, dir), os.Environ())
 	if err != nil {
@@ -83,8 +89,10 @@ class TickSql(Sql):
 	for _, sk := range skills {
 		ids = append(ids, sk.ID)
 	}
-	if !slices.Contains(ids, "sql-chain") || slices.ContainsFunc(ids, func(id string) bool { return strings.HasPrefix(id, "tick-sql") || id == "sql" }) {
-		t.Fatalf("pyLibrarySkills() = %v, want sql-chain and no skill of Sql's own or its subclass's", ids)
+	if !slices.Contains(ids, "sql-chain") || slices.ContainsFunc(ids, func(id string) bool {
+		return strings.HasPrefix(id, "tick-sql") || id == "sql" || strings.HasPrefix(id, "col") || id == "lower"
+	}) {
+		t.Fatalf("pyLibrarySkills() = %v, want sql-chain and no skill of Sql's own, its subclass's, or the parts the README's chains take (Col, lower)", ids)
 	}
 	src, err := pythonWrapper("sqlb", spec)
 	if err != nil {

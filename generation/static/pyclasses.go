@@ -3,6 +3,7 @@ package static
 import (
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/agentnet/agentnet/internal/lazyregexp"
@@ -81,7 +82,10 @@ func lastDotted(s string) string {
 
 // withInherited returns cl with the members it inherits from the library's
 // own classes: the properties, methods and classmethods (and __init__) of
-// its bases that it does not define itself, nearest base first.
+// its bases that it does not define itself, nearest base first. A member
+// it overrides without a docstring is described by the member it
+// overrides, as Python's inspect.getdoc does: an implementation of the
+// base's contract says no more than the base does.
 func (lc *libraryClasses) withInherited(cl *pyClass) *pyClass {
 	out := *cl
 	has := map[string]bool{}
@@ -119,24 +123,75 @@ func (lc *libraryClasses) withInherited(cl *pyClass) *pyClass {
 		}
 		queue = append(queue, base.Bases...)
 	}
+	lc.inheritDocs(&out)
 	return &out
+}
+
+// inheritDocs gives each member of cl without a docstring the summary of
+// the nearest base's member of the same name.
+func (lc *libraryClasses) inheritDocs(cl *pyClass) {
+	docs := map[string]*pyFunc{}
+	seen := map[string]bool{cl.Name: true}
+	queue := append([]string{}, cl.Bases...)
+	for len(queue) > 0 && len(seen) < 16 {
+		b := lastDotted(queue[0])
+		queue = queue[1:]
+		base, ok := lc.byName[b]
+		if !ok || seen[b] {
+			continue
+		}
+		seen[b] = true
+		for _, group := range [][]pyFunc{base.Properties, base.Methods, base.Classmethods} {
+			for i := range group {
+				if f := &group[i]; docs[f.Name] == nil && strings.TrimSpace(f.Doc) != "" {
+					docs[f.Name] = f
+				}
+			}
+		}
+		queue = append(queue, base.Bases...)
+	}
+	// Only the summary: the parameters' types and the docstring's weight
+	// in the ranking stay the override's own.
+	for _, group := range []*[]pyFunc{&cl.Properties, &cl.Methods, &cl.Classmethods} {
+		fs := append([]pyFunc{}, *group...)
+		for i := range fs {
+			if d := docs[fs[i].Name]; d != nil && strings.TrimSpace(fs[i].Doc) == "" && fs[i].Parsed.Summary == "" {
+				fs[i].Parsed.Summary = docSentence(d.Parsed.Summary, d.Doc)
+			}
+		}
+		*group = fs
+	}
 }
 
 // skipClass says why a class of the API offers no capability of its own,
 // or "": a base the library's other classes derive from (its subclasses
 // are the capabilities), or a class the library returns as a result (a
 // record the user receives, never builds) — unless the README's examples
-// name it.
+// name it, or it has a public classmethod that builds one from values
+// (Point.from_string): a library gives such constructors to what its
+// users build themselves.
 func (lc *libraryClasses) skipClass(it pyItem, cl *pyClass) string {
 	switch {
 	case it.Readme:
 		return ""
 	case lc.based[cl.Name]:
 		return "a base class of others"
-	case lc.returned[cl.Name]:
+	case lc.returned[cl.Name] && !slices.ContainsFunc(cl.Classmethods, builtFromValues):
 		return "a result the library returns"
 	}
 	return ""
+}
+
+// builderNameRE names the classmethods that build an instance from
+// values: from_string, parse, load.
+var builderNameRE = lazyregexp.New(`^(from_\w*|load|parse|open|read)$`)
+
+// builtFromValues reports whether a classmethod builds an instance of its
+// class from required values: named as a builder, returning something.
+func builtFromValues(m pyFunc) bool {
+	return builderNameRE.MatchString(m.Name) && !m.ReturnsNone && slices.ContainsFunc(m.Params, func(p pyParam) bool {
+		return !p.HasDefault && (p.Kind == "pos" || p.Kind == "posonly" || p.Kind == "kwonly")
+	})
 }
 
 // mergeSameContract gives one stem to the methods of different classes

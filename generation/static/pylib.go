@@ -86,7 +86,7 @@ type pyClass struct {
 type wrapParam struct {
 	Name string `json:"name"`
 	Py   string `json:"py"`
-	Conv string `json:"conv"` // str, int, float, bool, json, path, textio, binaryio, bytes, outpath, auto, date, datetime, decimal
+	Conv string `json:"conv"` // str, int, float, bool, json, path, textio, binaryio, bytes, outpath, auto, date, datetime, decimal, stream, outstream, jsondata
 	Pos  bool   `json:"pos,omitempty"`
 	Star bool   `json:"star,omitempty"` // *args: a list spread into positions
 }
@@ -177,8 +177,15 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 			if advertised && !it.Readme && f.Callers >= 2 {
 				continue
 			}
+			if len(family) > 0 && it.Readme {
+				// Beside a builder the README chains, the other names its
+				// examples use (classes, functions) are the chain's parts,
+				// built by its arguments ({"call": NAME}): no skills.
+				continue
+			}
 			if c := functionCapability(it, &f); c != nil {
 				applyBytes(c, &f, bytesOut)
+				applyData(c, &f, fns)
 				c.order = i * 100
 				caps = append(caps, c)
 			}
@@ -186,6 +193,9 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 			var cl pyClass
 			if json.Unmarshal(it.Info, &cl) != nil || classes.skipClass(it, &cl) != "" || family[cl.Name] {
 				continue
+			}
+			if len(family) > 0 && it.Readme {
+				continue // a part of the chain, below
 			}
 			for j, c := range classCapabilities(it, classes.withInherited(&cl), readme) {
 				c.order = i*100 + j
@@ -299,7 +309,7 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 			if !ok || len(req) == 0 || !scalarProps(props) || m.ReturnsNone {
 				continue
 			}
-			if ctor == "" || readme[m.Name] || strings.HasPrefix(m.Name, "from_") || m.Name == "load" || m.Name == "parse" || m.Name == "open" || m.Name == "read" {
+			if ctor == "" || readme[m.Name] || builderNameRE.MatchString(m.Name) {
 				ctor, ctorParams, ctorProps, ctorReq, ctorUsed = m.Name, ps, props, req, u
 				break
 			}
@@ -316,7 +326,14 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 	vis := visibility(it)
 	var out []*capability
 	var undocumentedProps []string
+	// The methods of an iterable reader of a stream read it a piece at a
+	// time (the next item, some bytes, a header): what it offers is every
+	// item, below.
+	reader := cl.Iterable && slices.ContainsFunc(ctorParams, func(p wrapParam) bool { return p.Conv == "stream" })
 	for _, m := range cl.Methods {
+		if reader {
+			break
+		}
 		if strings.HasPrefix(m.Name, "_") && m.Name != "__call__" || helperNameRE.MatchString(m.Name) || containerNameRE.MatchString(m.Name) || m.ReturnsNone && !m.Writes ||
 			isDecorated(&m, "staticmethod", "overload", "abstractmethod", "abc.abstractmethod") {
 			continue
@@ -324,6 +341,11 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 		u := clone(used)
 		ps, props, req, ok := pyParams(m.Params, &m.Parsed, u)
 		if !ok {
+			continue
+		}
+		if len(ctorReq) == 0 && len(req) == 0 && !slices.ContainsFunc(ctorParams, func(p wrapParam) bool { return p.Star }) {
+			// Nothing the caller must give, to build it or to call it: what
+			// it returns is the object's own state (a buffer, a counter).
 			continue
 		}
 		c := &capability{stem: words(cl.Name) + " " + stemOf(m.Name), call: base}
@@ -346,6 +368,7 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 		}
 		out = append(out, c)
 	}
+	methodVariants(out)
 	// Documented properties each say what they compute; the undocumented
 	// ones are reported together. A property named after a constructor
 	// parameter gives back what the caller passed in: no capability.
@@ -395,7 +418,10 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 			}
 		}
 	}
-	if len(describeReq) > 0 && (len(out) == 0 || len(undocumentedProps) > 0) && (echoes == 0 || len(undocumentedProps) > 0) {
+	// A class parsed from text by a classmethod (Point.from_string) is
+	// worth its parsed value too, beside its methods.
+	parsed := ctor != "__init__" && builderNameRE.MatchString(ctor)
+	if len(describeReq) > 0 && (len(out) == 0 || len(undocumentedProps) > 0 || parsed) && (echoes == 0 || len(undocumentedProps) > 0) {
 		c := &capability{stem: words(cl.Name), call: base}
 		c.call.MemberKind = "describe"
 		c.props, c.required = mergeProps(ctorProps, nil), append([]any{}, describeReq...)
@@ -412,6 +438,35 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 		out = append(out, c)
 	}
 	return out
+}
+
+// methodVariants gives a class's method named after another of its
+// methods plus a suffix (format_decimal, format_unicode of format) that
+// other method's stem: variants of one capability, of which mergeVariants
+// keeps one.
+func methodVariants(caps []*capability) {
+	stems := map[string]string{}
+	for _, c := range caps {
+		if c.call.MemberKind == "call" {
+			stems[c.call.Member] = c.stem
+		}
+	}
+	for _, c := range caps {
+		if c.call.MemberKind != "call" {
+			continue
+		}
+		for m := c.call.Member; ; {
+			i := strings.LastIndex(m, "_")
+			if i <= 0 {
+				break
+			}
+			m = m[:i]
+			if st, ok := stems[m]; ok {
+				c.stem = st
+				break
+			}
+		}
+	}
 }
 
 // withSubject says what a member does from its class's description: "Molar

@@ -950,11 +950,14 @@ def class_info(node, module_defs):
             "init": None, "methods": [], "properties": [], "classmethods": [], "fields": [], "line": node.lineno}
     dataclass = any(d.split(".")[-1] in ("dataclass", "define", "attrs", "frozen", "s") for d in decos)
     namedtuple = any(b.split(".")[-1] in ("NamedTuple",) for b in bases)
+    new = None
     for st in node.body:
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             fi = func_info(st, owner=node.name)
             if st.name == "__init__":
                 info["init"] = fi
+            elif st.name == "__new__":
+                new = fi  # the constructor when the class defines no __init__
             elif "property" in fi["decorators"] or any(d.endswith("cached_property") for d in fi["decorators"]):
                 info["properties"].append(fi)
             elif "classmethod" in fi["decorators"]:
@@ -980,6 +983,8 @@ def class_info(node, module_defs):
                     f["has_default"] = True
             if not st.target.id.startswith("_") and "ClassVar" not in f["annotation"]:
                 info["fields"].append(f)
+    if info["init"] is None and new is not None:
+        info["init"] = dict(new, name="__init__")
     info["iterable"] = any(isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)) and st.name in ("__iter__", "__next__") for st in node.body)
     if info["init"] is not None:
         kept_stream_uses(node, info["init"])
@@ -1011,17 +1016,49 @@ def module_api(rel):
                     if isinstance(v, (list, tuple)):
                         out["all"] = (out["all"] or []) + [x for x in v if isinstance(x, str)]
         elif isinstance(st, ast.ImportFrom):
-            for a in st.names:
-                if a.name != "*":
-                    out["imports"][a.asname or a.name] = {"level": st.level, "module": st.module or "", "name": a.name}
-                else:
-                    out["imports"].setdefault("*", []).append({"level": st.level, "module": st.module or ""})
+            record_import(out["imports"], st)
+        elif isinstance(st, (ast.Try, ast.If)):
+            guarded_imports(out["imports"], st)
     count_callers(tree, out["functions"])
     aliases = type_aliases(tree)
     if aliases:
         resolve_aliases(out["functions"], aliases)
         resolve_aliases(out["classes"], aliases)
     return out
+
+
+def record_import(imports, st, guarded=False):
+    """Records where a from-import takes each name. A name imported again
+    in another branch (a compiled module, else its pure-Python fallback)
+    keeps each source as an alternative."""
+    for a in st.names:
+        entry = {"level": st.level, "module": st.module or "", "name": a.name}
+        if a.name == "*":
+            imports.setdefault("*", []).append({"level": st.level, "module": st.module or ""})
+            continue
+        key = a.asname or a.name
+        cur = imports.get(key)
+        if cur is None:
+            imports[key] = entry
+        elif guarded:
+            cur.setdefault("alts", []).append(entry)
+
+
+def guarded_imports(imports, node):
+    """The from-imports of a module's try/except and if/else branches
+    (try: from ._speedups import f / except ImportError: from ._pure
+    import f), never those made for type checkers alone."""
+    if isinstance(node, ast.If) and "TYPE_CHECKING" in unparse(node.test):
+        return
+    bodies = [node.body, node.orelse]
+    if isinstance(node, ast.Try):
+        bodies += [h.body for h in node.handlers] + [node.finalbody]
+    for body in bodies:
+        for st in body:
+            if isinstance(st, ast.ImportFrom):
+                record_import(imports, st, guarded=True)
+            elif isinstance(st, (ast.Try, ast.If)):
+                guarded_imports(imports, st)
 
 
 def type_aliases(tree):
@@ -1174,18 +1211,23 @@ def library_api(files, fileset, src):
         imp = api["imports"].get(name)
         pkg = module if f.endswith("__init__.py") else module.rpartition(".")[0]
         if isinstance(imp, dict):
-            if imp["level"] == 0:
-                target = imp["module"]
-            else:
-                base = pkg.split(".")
-                base = base[:len(base) - (imp["level"] - 1)] if imp["level"] > 1 else base
-                target = ".".join(base + ([imp["module"]] if imp["module"] else []))
-            if target.split(".")[0] != module.split(".")[0]:
-                return None
-            r = resolve(target, imp["name"], depth + 1)
-            if r is None and mod_file(target + "." + imp["name"]):
-                return None  # a submodule, not a callable
-            return r
+            # The first source with Python code: a compiled module has none,
+            # its fallback has.
+            for cand in [imp] + imp.get("alts", []):
+                if cand["level"] == 0:
+                    target = cand["module"]
+                else:
+                    base = pkg.split(".")
+                    base = base[:len(base) - (cand["level"] - 1)] if cand["level"] > 1 else base
+                    target = ".".join(base + ([cand["module"]] if cand["module"] else []))
+                if target.split(".")[0] != module.split(".")[0]:
+                    continue
+                r = resolve(target, cand["name"], depth + 1)
+                if r is None and mod_file(target + "." + cand["name"]):
+                    return None  # a submodule, not a callable
+                if r is not None:
+                    return r
+            return None
         for star in api["imports"].get("*", []):
             base = pkg.split(".")
             base = base[:len(base) - (star["level"] - 1)] if star["level"] > 1 else base

@@ -54,11 +54,29 @@ def convert(p, raw):
     if conv == "bytes":
         with open(raw, "rb") as fh:
             return fh.read()
+    if conv == "jsondata":
+        return json_data(raw)
     if conv == "date":
         return datetime.date.fromisoformat(raw.strip())
     if conv == "datetime":
         return datetime.datetime.fromisoformat(raw.strip())
     # auto: a JSON value when it reads as one, else the text.
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw
+
+
+def json_data(raw):
+    """A value given as a JSON document: a file's JSON, or its bytes when
+    it holds none; else JSON text, or the text itself."""
+    if os.path.isfile(raw):
+        with open(raw, "rb") as fh:
+            data = fh.read()
+        try:
+            return json.loads(data.decode("utf-8"))
+        except ValueError:
+            return data
     try:
         return json.loads(raw)
     except ValueError:
@@ -171,6 +189,13 @@ def jsonable(x, depth=0):
                 return jsonable(fn(), depth + 1)
             except TypeError:
                 pass
+    slots = [k for cls in type(x).__mro__ for k in ([getattr(cls, "__slots__", ())] if isinstance(getattr(cls, "__slots__", ()), str) else getattr(cls, "__slots__", ()))
+             if isinstance(k, str) and not k.startswith("_") and hasattr(x, k)]
+    if slots:
+        # An object that keeps its values in slots: those values.
+        out = {k: jsonable(getattr(x, k), depth + 1) for k in slots}
+        out.update(properties(x, depth, skip=out))
+        return out
     if hasattr(x, "__dict__") or properties(x, depth):
         out = {k: jsonable(v, depth + 1) for k, v in vars(x).items() if not k.startswith("_")} if hasattr(x, "__dict__") else {}
         out.update(properties(x, depth, skip=out))

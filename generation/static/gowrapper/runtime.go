@@ -134,6 +134,41 @@ func (a args) open(name string) io.Reader {
 	return f
 }
 
+func (a args) has(name string) bool {
+	_, ok := a[name]
+	return ok
+}
+
+// decode reads a JSON object into v, a pointer to one of the library's
+// structs; an unknown field is an error, not ignored.
+func (a args) decode(name string, v interface{}) {
+	s, ok := a[name]
+	if !ok || strings.TrimSpace(s) == "" {
+		return
+	}
+	d := json.NewDecoder(strings.NewReader(s))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		fail(fmt.Errorf("--%s: %v", name, err))
+	}
+}
+
+// created are the output files the call writes, closed and named by emit.
+var created []*os.File
+
+// create opens the output file a call writes to (a name the host keeps in
+// the task's work directory: the parameter's format says it is an output).
+func (a args) create(name string) io.Writer {
+	p := a.str(name)
+	if p == "" || strings.ContainsRune(p, 0) {
+		fail(fmt.Errorf("--%s: want a file name", name))
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	check(err)
+	created = append(created, f)
+	return f
+}
+
 func (a args) duration(name string) time.Duration {
 	d, err := time.ParseDuration(strings.TrimSpace(a.str(name)))
 	check(err)
@@ -143,6 +178,20 @@ func (a args) duration(name string) time.Duration {
 // emit prints a result: text as it is, bytes into a file, anything else as
 // JSON.
 func emit(skill string, vals ...interface{}) {
+	var wrote []string
+	for _, f := range created {
+		check(f.Close())
+		wrote = append(wrote, f.Name())
+	}
+	created = nil
+	if len(vals) == 0 {
+		if len(wrote) == 0 {
+			fmt.Println("done")
+		} else {
+			fmt.Println("wrote " + strings.Join(wrote, ", "))
+		}
+		return
+	}
 	if len(vals) == 1 {
 		switch v := vals[0].(type) {
 		case string:

@@ -68,6 +68,35 @@ func TestEmit(t *testing.T) {
 	}
 }
 
+// TestObjectAndOutputArgs checks a struct decoded from a JSON object and
+// an output file the call writes, which emit closes and names.
+func TestObjectAndOutputArgs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	type opts struct {
+		Width int  `json:"width"`
+		Wrap  bool `json:"wrap"`
+	}
+	a := args{"opts": `{"width": 40, "wrap": true}`, "out": "page.txt"}
+	var o opts
+	a.decode("opts", &o)
+	if o != (opts{Width: 40, Wrap: true}) || !a.has("opts") || a.has("absent") {
+		t.Errorf("decode = %+v, has = %v", o, a.has("opts"))
+	}
+	w := a.create("out")
+	if _, err := io.WriteString(w, "written"); err != nil {
+		t.Fatal(err)
+	}
+	if got := stdoutOf(t, func() { emit("s") }); got != "wrote page.txt\n" {
+		t.Errorf("emit with no result printed %q", got)
+	}
+	if b, err := os.ReadFile("page.txt"); err != nil || string(b) != "written" {
+		t.Errorf("page.txt = %q, %v", b, err)
+	}
+	if got := stdoutOf(t, func() { emit("s") }); got != "done\n" {
+		t.Errorf("emit with nothing written printed %q", got)
+	}
+}
+
 func stdoutOf(t *testing.T, f func()) string {
 	t.Helper()
 	r, w, err := os.Pipe()

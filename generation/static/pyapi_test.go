@@ -1,0 +1,255 @@
+package static
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestStreamReaderMethods checks that an iterable class built from a
+// stream it reads is one skill (every item of the input file), not one per
+// method that reads the next piece of the stream, and that a method called
+// with nothing the caller must give (an object's buffer) is no skill.
+func TestStreamReaderMethods(t *testing.T) {
+	t.Parallel()
+	method := func(name, summary string, params ...map[string]any) map[string]any {
+		return map[string]any{"name": name, "doc": summary, "parsed": map[string]any{"summary": summary}, "params": params, "returns": "object"}
+	}
+	info, err := json.Marshal(map[string]any{
+		"name": "Reader", "doc": "Streaming reader of records.", "parsed": map[string]any{"summary": "Streaming reader of records."},
+		"iterable": true,
+		"init": map[string]any{"name": "__init__", "params": []map[string]any{
+			{"name": "file_like", "kind": "pos", "has_default": true, "literal": true, "default": nil, "use": "read"},
+			{"name": "read_size", "kind": "pos", "has_default": true, "literal": true, "default": 0}}},
+		"methods": []any{
+			method("read_bytes", "Read a number of raw bytes from the stream.", map[string]any{"name": "n", "kind": "pos", "annotation": "int"}),
+			method("unpack", "Unpack the next record of the stream."),
+			method("read_header", "Read the header of the next array."),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer, err := json.Marshal(map[string]any{
+		"name": "Writer", "doc": "Writer of records.", "parsed": map[string]any{"summary": "Writer of records."},
+		"init": map[string]any{"name": "__init__", "params": []map[string]any{
+			{"name": "compact", "kind": "pos", "has_default": true, "literal": true, "default": false}}},
+		"methods": []any{
+			method("write", "Write a record and return its bytes.", map[string]any{"name": "record", "kind": "pos"}),
+			method("buffer", "Return the buffer's contents."),
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api := &pyAPI{Items: []pyItem{
+		{Public: "recs", Module: "recs.fallback", Name: "Reader", Kind: "class", How: "all", Info: info},
+		{Public: "recs", Module: "recs.fallback", Name: "Writer", Kind: "class", How: "all", Info: writer},
+	}}
+	skills, spec := pyLibrarySkills(api, []string{"python3", "wrap.py"})
+	var ids []string
+	for _, sk := range skills {
+		ids = append(ids, sk.ID)
+	}
+	if !slices.Equal(ids, []string{"reader", "writer-write"}) {
+		t.Fatalf("pyLibrarySkills() = %v, want [reader writer-write]: the reader's piecewise reads, and a method that takes nothing from the caller, are no skills", ids)
+	}
+	if c := spec["reader"]; c.MemberKind != "describe" || len(c.CtorParams) == 0 || c.CtorParams[0].Conv != "stream" {
+		t.Errorf("spec[reader] = %+v, want the reader built from the input stream and read whole", c)
+	}
+}
+
+// TestBuiltValueAndInheritedDocs generates the wrapper of a library whose
+// coordinate class is both a result (a place's point) and built by users
+// (Point.from_string, a constructor in __new__), and whose distance classes
+// override a documented method of their base without a docstring of their
+// own: the coordinate gets skills that run, and the override is described
+// by its base's docstring.
+func TestBuiltValueAndInheritedDocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs python3")
+	}
+	t.Parallel()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	point := `"""Points on the globe."""
+
+
+class Point:
+    """A geodetic point with latitude and longitude."""
+
+    __slots__ = ("latitude", "longitude")
+
+    def __new__(cls, latitude=None, longitude=None):
+        self = super().__new__(cls)
+        self.latitude, self.longitude = latitude, longitude
+        return self
+
+    @classmethod
+    def from_string(cls, string):
+        """Create a Point from a string of two numbers, comma separated."""
+        lat, lon = (float(x) for x in string.split(","))
+        return cls(lat, lon)
+
+    def format_decimal(self):
+        """Format the point as decimal degrees, latitude first."""
+        return "%s, %s" % (self.latitude, self.longitude)
+
+
+class Place:
+    """A place a lookup found."""
+
+    def __init__(self, address, point):
+        self.address, self._point = address, point
+
+    @property
+    def point(self):
+        """The place's coordinates.
+
+        :rtype: :class:` + "`geo.point.Point`" + `
+        """
+        return self._point
+`
+	distance := `"""Distances between points."""
+from geo.point import Point
+
+
+class Distance:
+    """Base of the distances."""
+
+    def __init__(self, *args):
+        self.km = 0.0
+
+    def destination(self, point, bearing, distance):
+        """Calculate the destination point using a starting point, a bearing and a distance.
+
+        :rtype: :class:` + "`geo.point.Point`" + `
+        """
+        raise NotImplementedError
+
+
+class geodesic(Distance):
+    """Distances on the ellipsoid."""
+
+    def destination(self, point, bearing, distance):
+        p = Point.from_string(point)
+        return Point(p.latitude + distance * 0, p.longitude)
+`
+	dir := writeRepo(t, map[string]string{
+		"geo/__init__.py": "from geo.point import Point, Place\nfrom geo.distance import geodesic\n",
+		"geo/point.py":    point, "geo/distance.py": distance,
+		"setup.py": "from setuptools import setup\nsetup(name='geo', packages=['geo'])\n",
+	})
+	sc, err := pythonScan(t.Context(), mustScan(t, dir), os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	byID := map[string]string{}
+	for _, sk := range skills {
+		byID[sk.ID] = sk.Description
+	}
+	if _, ok := byID["point-format-decimal"]; !ok {
+		t.Fatalf("pyLibrarySkills() = %v, want point-format-decimal", byID)
+	}
+	if _, ok := byID["point"]; !ok {
+		t.Errorf("pyLibrarySkills() = %v, want point: a class parsed from text reports what it parsed", byID)
+	}
+	if d := byID["geodesic-destination"]; !strings.HasPrefix(d, "Calculate the destination point") {
+		t.Errorf("geodesic-destination description = %q, want its base's docstring", d)
+	}
+	src, err := pythonWrapper("geo", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := filepath.Join(t.TempDir(), "wrap.py")
+	if err := os.WriteFile(wrapper, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	for _, p := range append(spec["point-format-decimal"].CtorParams, spec["point-format-decimal"].Params...) {
+		args = append(args, "--"+p.Name+"=41.5, 2.25")
+	}
+	run := func(skill string) (string, error) {
+		cmd := exec.CommandContext(t.Context(), py, append([]string{wrapper, skill}, args...)...)
+		cmd.Dir, cmd.Env = t.TempDir(), append(os.Environ(), "PYTHONPATH="+dir)
+		out, err := cmd.CombinedOutput()
+		return strings.TrimSpace(string(out)), err
+	}
+	if got, err := run("point-format-decimal"); err != nil || got != "41.5, 2.25" {
+		t.Errorf("point-format-decimal %v = %q, %v; want 41.5, 2.25", args, got, err)
+	}
+	// The value it parsed, its slots as JSON.
+	if got, err := run("point"); err != nil || strings.Join(strings.Fields(got), " ") != `{ "latitude": 41.5, "longitude": 2.25 }` {
+		t.Errorf("point %v = %q, %v; want the latitude and longitude as JSON", args, got, err)
+	}
+}
+
+// TestCompiledWithFallback generates the wrapper of a package whose
+// namespace takes its functions from a compiled module when it is built
+// and from a private pure-Python module when it is not: the functions are
+// its API, called through the package (whichever module it picked).
+func TestCompiledWithFallback(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs python3")
+	}
+	t.Parallel()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	dir := writeRepo(t, map[string]string{
+		"rotcodec/__init__.py": "\"\"\"Rotate letters.\"\"\"\nimport os\n\nif os.environ.get(\"ROTCODEC_PURE\"):\n    from ._pure import rotate\nelse:\n    try:\n        from ._speedups import rotate\n    except ImportError:\n        from ._pure import rotate\n\n__version__ = \"1.0\"\n",
+		"rotcodec/_pure.py":    "import codecs\n\n\ndef rotate(text: str) -> str:\n    \"\"\"Rotate every letter of the text by 13 places.\"\"\"\n    return codecs.encode(text, \"rot13\")\n",
+		"setup.py":             "from setuptools import setup\nsetup(name='rotcodec', packages=['rotcodec'])\n",
+	})
+	sc, err := pythonScan(t.Context(), mustScan(t, dir), os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	if len(skills) != 1 || skills[0].ID != "rotate" || spec["rotate"].Module != "rotcodec" {
+		t.Fatalf("pyLibrarySkills() = %+v, %+v; want rotate, called through rotcodec", skills, spec)
+	}
+	src, err := pythonWrapper("rotcodec", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := filepath.Join(t.TempDir(), "wrap.py")
+	if err := os.WriteFile(wrapper, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(t.Context(), py, wrapper, "rotate", "--text=Hello")
+	cmd.Dir, cmd.Env = t.TempDir(), append(os.Environ(), "PYTHONPATH="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "Uryyb" {
+		t.Errorf("rotate --text=Hello = %q, %v; want Uryyb", out, err)
+	}
+}
+
+// TestMethodVariants checks that a method named after another method of
+// its class plus a suffix is that method's variant: one skill of the two.
+func TestMethodVariants(t *testing.T) {
+	t.Parallel()
+	mk := func(member string) *capability {
+		return &capability{stem: "point " + stemOf(member), call: wrapCall{Member: member, MemberKind: "call"}}
+	}
+	caps := []*capability{mk("format"), mk("format_decimal"), mk("format_unicode_degrees"), mk("formatted"), mk("reversed")}
+	methodVariants(caps)
+	var stems []string
+	for _, c := range caps {
+		stems = append(stems, c.stem)
+	}
+	want := []string{"point format", "point format", "point format", "point formatted", "point reversed"}
+	if !slices.Equal(stems, want) {
+		t.Errorf("stems = %q, want %q", stems, want)
+	}
+	if got := mergeVariants(caps); len(got) != 3 {
+		t.Errorf("mergeVariants() kept %d, want 3", len(got))
+	}
+}
