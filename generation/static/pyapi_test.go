@@ -253,3 +253,70 @@ func TestMethodVariants(t *testing.T) {
 		t.Errorf("mergeVariants() kept %d, want 3", len(got))
 	}
 }
+
+// TestWrapperErrors checks that a generated wrapper answers a value its
+// parameter cannot take, and a call the library refuses, with one line
+// naming the skill (exit 2 and 1), and prints the traceback only when
+// AGENTNET_TRACEBACK asks for it.
+func TestWrapperErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs python3")
+	}
+	t.Parallel()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	dir := writeRepo(t, map[string]string{
+		"shapes/__init__.py": `"""Shapes."""
+
+
+def area(width: int, height: int) -> int:
+    """Compute the area of a rectangle from its width and height."""
+    if width < 0 or height < 0:
+        raise ValueError("sides must not be negative\nsecond line")
+    return width * height
+`,
+		"setup.py": "from setuptools import setup\nsetup(name='shapes', packages=['shapes'])\n",
+	})
+	sc, err := pythonScan(t.Context(), mustScan(t, dir), os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	if _, ok := spec["area"]; !ok {
+		t.Fatalf("spec = %v, want area", spec)
+	}
+	src, err := pythonWrapper("shapes", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapper := filepath.Join(t.TempDir(), "wrap.py")
+	if err := os.WriteFile(wrapper, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(env string, args ...string) (string, int) {
+		cmd := exec.CommandContext(t.Context(), py, append([]string{wrapper, "area"}, args...)...)
+		cmd.Dir, cmd.Env = t.TempDir(), append(os.Environ(), "PYTHONPATH="+dir, env)
+		out, _ := cmd.CombinedOutput()
+		return strings.TrimSpace(string(out)), cmd.ProcessState.ExitCode()
+	}
+	for _, c := range []struct {
+		env  string
+		args []string
+		want string
+		code int
+	}{
+		{"X=", []string{"--width=3", "--height=4"}, "12", 0},
+		{"X=", []string{"--width=wide", "--height=4"}, "area: --width: cannot read 'wide' as int: ValueError: ", 2},
+		{"X=", []string{"--width=-3", "--height=4"}, "area: ValueError: sides must not be negative", 1},
+	} {
+		got, code := run(c.env, c.args...)
+		if code != c.code || !strings.HasPrefix(got, c.want) || strings.Contains(got, "\n") {
+			t.Errorf("area %v = %q, exit %d; want one line starting %q, exit %d", c.args, got, code, c.want, c.code)
+		}
+	}
+	if got, code := run("AGENTNET_TRACEBACK=1", "--width=-3", "--height=4"); code != 1 || !strings.Contains(got, "Traceback") {
+		t.Errorf("area with AGENTNET_TRACEBACK = %q, exit %d; want the traceback", got, code)
+	}
+}

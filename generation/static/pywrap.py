@@ -18,6 +18,11 @@ import math
 import os
 import pathlib
 import sys
+import traceback
+
+
+class ArgError(Exception):
+    """A value the caller gave that the parameter cannot take."""
 
 
 def convert(p, raw):
@@ -125,7 +130,10 @@ def arguments(params, given):
     for p in params:
         if p["name"] not in given:
             continue
-        v = convert(p, given[p["name"]])
+        try:
+            v = convert(p, given[p["name"]])
+        except (ValueError, OSError, UnicodeError) as e:
+            raise ArgError("--%s: cannot read %s as %s: %s" % (p["name"], short(given[p["name"]]), p["conv"], one_line(e)))
         if isinstance(v, Writer):
             OPEN_WRITERS.append(v)
         if p.get("star"):
@@ -138,6 +146,17 @@ def arguments(params, given):
 
 
 OPEN_WRITERS = []
+
+
+def short(raw, n=60):
+    r = repr(raw)
+    return r if len(r) <= n else r[:n] + "...'"
+
+
+def one_line(e):
+    """An exception as one line: its type and its message's first line."""
+    msg = str(e).strip().splitlines()
+    return type(e).__name__ + (": " + msg[0] if msg else "")
 
 
 def settle(v):
@@ -375,14 +394,30 @@ def main(argv):
             return 2
         k, _, v = a[2:].partition("=")
         given[k] = v
+    try:
+        emit(perform(call, given), call, given, skill)
+    except (ArgError, ChainError) as e:
+        sys.stderr.write("%s: %s\n" % (skill, e))
+        return 2
+    except Exception as e:
+        # The library refused the call: one line, the traceback only when
+        # AGENTNET_TRACEBACK asks for it.
+        if os.environ.get("AGENTNET_TRACEBACK"):
+            traceback.print_exc()
+        sys.stderr.write("%s: %s\n" % (skill, one_line(e)))
+        return 1
+    return 0
+
+
+def perform(call, given):
+    """Makes the skill's call and returns its settled result."""
     mod = importlib.import_module(call["module"])
     target = getattr(mod, call["target"])
     if call.get("member_kind") == "chain":
         try:
             result = run_chain(mod, call, given)
-        except (ChainError, ValueError) as e:
-            sys.stderr.write("%s: %s\n" % (skill, e))
-            return 2
+        except ValueError as e:
+            raise ChainError(str(e))
     elif call.get("ctor"):
         pos, kw = arguments(call.get("ctor_params", []), given)
         obj = settle(target(*pos, **kw) if call["ctor"] == "__init__" else getattr(target, call["ctor"])(*pos, **kw))
@@ -400,9 +435,7 @@ def main(argv):
     else:
         pos, kw = arguments(call.get("params", []), given)
         result = target(*pos, **kw)
-    result = settle(result)
-    emit(result, call, given, skill)
-    return 0
+    return settle(result)
 
 
 if __name__ == "__main__":
