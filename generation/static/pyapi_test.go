@@ -320,3 +320,68 @@ def area(width: int, height: int) -> int:
 		t.Errorf("area with AGENTNET_TRACEBACK = %q, exit %d; want the traceback", got, code)
 	}
 }
+
+// TestDefaultImplementation checks that of two classes implementing one
+// documented contract, the skill kept is the one the module makes its
+// default by binding it to more public names (default = Precise), not the
+// one defined first.
+func TestDefaultImplementation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs python3")
+	}
+	t.Parallel()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	dir := writeRepo(t, map[string]string{
+		"routes/__init__.py": "",
+		"routes/length.py": `"""Lengths of routes."""
+
+
+class Length:
+    """Base of the lengths."""
+
+    def __init__(self, a, b):
+        self.a, self.b = a, b
+
+    def scaled(self, factor: float):
+        """Scale the length of the route between the two points by a factor."""
+        raise NotImplementedError
+
+
+class rough(Length):
+    """A rough length of a route between two points."""
+
+    def scaled(self, factor: float):
+        return 1.0 * factor
+
+
+class precise(Length):
+    """A precise length of a route between two points."""
+
+    def scaled(self, factor: float):
+        return 2.0 * factor
+
+
+Rough = rough
+Precise = precise
+default = Precise
+`,
+		"setup.py": "from setuptools import setup\nsetup(name='routes', packages=['routes'])\n",
+	})
+	sc, err := pythonScan(t.Context(), mustScan(t, dir), os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	skills, spec := pyLibrarySkills(sc.API, []string{"python3", "wrap.py"})
+	var ids []string
+	for _, sk := range skills {
+		ids = append(ids, sk.ID)
+	}
+	if !slices.Contains(ids, "precise-scaled") || slices.Contains(ids, "rough-scaled") {
+		t.Errorf("pyLibrarySkills() = %v, want precise-scaled (the module's default) and not rough-scaled", ids)
+	}
+	if c, ok := spec["precise-scaled"]; ok && c.Target != "precise" {
+		t.Errorf("spec[precise-scaled].Target = %q, want precise", c.Target)
+	}
+}

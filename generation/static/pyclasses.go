@@ -194,6 +194,9 @@ func builtFromValues(m pyFunc) bool {
 	})
 }
 
+// contractStem starts the stems mergeSameContract gives.
+const contractStem = "contract: "
+
 // mergeSameContract gives one stem to the methods of different classes
 // that share a name and a description: alternative implementations of one
 // contract (one service's geocoder, another's), of which mergeVariants
@@ -203,7 +206,7 @@ func mergeSameContract(caps []*capability) {
 		if c.call.MemberKind != "call" || c.desc == "" {
 			return ""
 		}
-		return "contract: " + c.call.Member + " " + c.desc
+		return contractStem + c.call.Member + " " + c.desc
 	}
 	targets := map[string]map[string]bool{}
 	for _, c := range caps {

@@ -31,6 +31,10 @@ type pyItem struct {
 	How    string          `json:"how"`  // all (__all__), top (the package's namespace), module (a public submodule)
 	Readme bool            `json:"readme"`
 	Info   json.RawMessage `json:"info"`
+	// Aliases are the other public names its module binds to it
+	// (distance = Geodesic): the implementation a library makes its
+	// default among alternatives.
+	Aliases []string `json:"aliases"`
 }
 
 type pyFunc struct {
@@ -113,6 +117,7 @@ type capability struct {
 	id, name, desc string
 	stem           string // what variants of one capability share
 	score          int
+	aliases        int // the other public names of its function or class
 	call           wrapCall
 	props          map[string]any
 	required       []any
@@ -186,7 +191,7 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 			if c := functionCapability(it, &f); c != nil {
 				applyBytes(c, &f, bytesOut)
 				applyData(c, &f, fns)
-				c.order = i * 100
+				c.order, c.aliases = i*100, len(it.Aliases)
 				caps = append(caps, c)
 			}
 		case "class":
@@ -198,7 +203,7 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 				continue // a part of the chain, below
 			}
 			for j, c := range classCapabilities(it, classes.withInherited(&cl), readme) {
-				c.order = i*100 + j
+				c.order, c.aliases = i*100+j, len(it.Aliases)
 				caps = append(caps, c)
 			}
 		}
@@ -553,6 +558,18 @@ func stemOf(name string) string {
 	return m[1]
 }
 
+// better reports whether capability c beats b of the same stem. Of
+// alternative implementations of one contract, the one its library binds
+// to more public names (distance = GeodesicDistance = geodesic) is its
+// default; otherwise the better scored, then the one needing fewer
+// arguments.
+func better(c, b *capability) bool {
+	if strings.HasPrefix(c.stem, contractStem) && c.aliases != b.aliases {
+		return c.aliases > b.aliases
+	}
+	return c.score > b.score || c.score == b.score && len(c.required) < len(b.required)
+}
+
 // mergeVariants keeps one capability per stem: the best scored, then the
 // one with fewer required parameters.
 func mergeVariants(caps []*capability) []*capability {
@@ -565,7 +582,7 @@ func mergeVariants(caps []*capability) []*capability {
 			order = append(order, c.stem)
 			continue
 		}
-		if c.score > b.score || c.score == b.score && len(c.required) < len(b.required) {
+		if better(c, b) {
 			c.order = min(c.order, b.order)
 			best[c.stem] = c
 		}

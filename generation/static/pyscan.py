@@ -1001,6 +1001,7 @@ def module_api(rel):
     if tree is None:
         return None
     out = {"functions": {}, "classes": {}, "all": None, "imports": {}, "order": []}
+    aliases, alias_of = {}, {}
     for st in tree.body:
         if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef)):
             out["functions"][st.name] = func_info(st)
@@ -1010,6 +1011,14 @@ def module_api(rel):
             out["order"].append(st.name)
         elif isinstance(st, (ast.Assign, ast.AugAssign)):
             targets = st.targets if isinstance(st, ast.Assign) else [st.target]
+            if isinstance(st, ast.Assign) and isinstance(st.value, ast.Name):
+                # default = Implementation: another public name the module
+                # binds to one of its own definitions.
+                root = alias_of.get(st.value.id, st.value.id)
+                for t in targets:
+                    if isinstance(t, ast.Name) and not t.id.startswith("_"):
+                        aliases.setdefault(root, []).append(t.id)
+                        alias_of[t.id] = root
             for t in targets:
                 if isinstance(t, ast.Name) and t.id == "__all__":
                     v = const(st.value)
@@ -1020,6 +1029,10 @@ def module_api(rel):
         elif isinstance(st, (ast.Try, ast.If)):
             guarded_imports(out["imports"], st)
     count_callers(tree, out["functions"])
+    for name, names in aliases.items():
+        info = out["functions"].get(name) or out["classes"].get(name)
+        if info is not None and names:
+            info["aliases"] = sorted(set(names))
     aliases = type_aliases(tree)
     if aliases:
         resolve_aliases(out["functions"], aliases)
@@ -1258,7 +1271,8 @@ def library_api(files, fileset, src):
         if key in seen:
             return
         seen.add(key)
-        items.append({"public": public_module, "module": module, "name": name, "kind": kind, "info": info, "how": how})
+        items.append({"public": public_module, "module": module, "name": name, "kind": kind, "info": info, "how": how,
+                      "aliases": info.get("aliases", [])})
 
     for top, f in tops:
         api = mod_api(f)
