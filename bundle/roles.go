@@ -108,7 +108,27 @@ func describedInput(sk *Skill, params []Param) {
 	if file == nil || !file.RoleDerived || len(file.Accepts) > 0 {
 		return
 	}
-	file.Accepts = InputMediaTypes(sk.Description)
+	file.Accepts = SkillInputTypes(sk.Description, sk.Examples)
+}
+
+// SkillInputTypes are the media types a skill's description names for its
+// input (InputMediaTypes) and, when it names some, those its examples name
+// too: a query tool "against a database, optionally populated by imported
+// data" whose examples load CSV files also takes CSV. Nil when the
+// description names none.
+func SkillInputTypes(description string, examples []string) []string {
+	named := InputMediaTypes(description)
+	if len(named) == 0 {
+		return nil
+	}
+	for _, ex := range examples {
+		for _, mt := range vocab.MediaTypes(ex) {
+			if !slices.Contains(named, mt) {
+				named = append(named, mt)
+			}
+		}
+	}
+	return named
 }
 
 // InputMediaTypes returns the media types a description's first sentence

@@ -189,3 +189,23 @@ func TestDescribedInput(t *testing.T) {
 		t.Errorf("a parameter naming its kind: accepts %v", p.Accepts)
 	}
 }
+
+// TestSkillInputTypes: the types a skill's examples name join those its
+// description names for its input; with none described, none are derived.
+func TestSkillInputTypes(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		desc     string
+		examples []string
+		want     []string
+	}{
+		{"Run a query against an in-memory database.", []string{`Run tabs memory dogs.csv "select * from t"`, "It loads CSV or JSON data."},
+			[]string{"application/vnd.sqlite3", "text/csv", "application/json"}},
+		{"Run a query against a database.", nil, []string{"application/vnd.sqlite3"}},
+		{"Run a query.", []string{"Run tabs q dogs.csv"}, nil},
+	} {
+		if got := SkillInputTypes(c.desc, c.examples); !slices.Equal(got, c.want) {
+			t.Errorf("SkillInputTypes(%q, %q) = %v, want %v", c.desc, c.examples, got, c.want)
+		}
+	}
+}

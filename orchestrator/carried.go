@@ -54,7 +54,7 @@ func skillFit(card *a2a.AgentCard, s *a2a.AgentSkill, types []string) Fit {
 	if len(modes) == 0 {
 		modes = card.DefaultInputModes
 	}
-	named := bundle.InputMediaTypes(s.Description)
+	named := bundle.SkillInputTypes(s.Description, s.Examples)
 	fit := Declares
 	for _, t := range carried(types) {
 		f := typeFit(modes, t)

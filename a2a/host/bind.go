@@ -104,6 +104,7 @@ var ruleSteps = []ruleStep{
 	{"output-name", stepOutputName},
 	{"numbers", stepNumbers},
 	{"called", stepCalled},
+	{"sql-from-words", stepSQL},
 	{"text-target", stepTarget},
 	{"switches", stepSwitches},
 	{"formats", stepFormats},

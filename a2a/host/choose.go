@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"mime"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agentnet/agentnet/bundle"
@@ -96,7 +97,16 @@ func skillQuery(req *request, files []string) string {
 // with any skill, one that works on the attached file (a required file
 // parameter takes it) goes before one that merely may. When none binds
 // cleanly the chosen one stays, to fail saying why.
-func bindFirst(ch choice, work string, req *request, saved []string) choice {
+func bindFirst(ch choice, skills []bundle.Skill, work string, req *request, saved []string) choice {
+	if ch.by == "bm25" && len(saved) > 0 {
+		// A skill that reads the whole instruction as its query over the
+		// attached table does what it asks, whatever words it shares.
+		if sk := understood(ch, skills, work, req, saved); sk == ch.skill {
+			return ch
+		} else if sk != nil {
+			return choice{skill: sk, by: ch.by + "+query"}
+		}
+	}
 	if len(ch.next) == 0 {
 		return ch
 	}
@@ -106,11 +116,11 @@ func bindFirst(ch choice, work string, req *request, saved []string) choice {
 	}
 	all := append([]*bundle.Skill{ch.skill}, ch.next...)
 	grades := make([]int, len(all))
+	for i, sk := range all {
+		grades[i] = bindGrade(sk, work, req, saved)
+	}
 	for g := want; g >= 1; g-- {
 		for i, sk := range all {
-			if g == want {
-				grades[i] = bindGrade(sk, work, req, saved)
-			}
 			if grades[i] >= g {
 				if i == 0 {
 					return ch
@@ -122,11 +132,65 @@ func bindFirst(ch choice, work string, req *request, saved []string) choice {
 	return ch
 }
 
+// understood is the skill that reads the instruction as its query over
+// the attached table (bindGrade gives it gradeUnderstood): of the skills
+// that take a query, the chosen one and the likely ones first, the first
+// whose card examples run it on a file of an attached file's kind where
+// several do; nil when none does.
+func understood(ch choice, skills []bundle.Skill, work string, req *request, saved []string) *bundle.Skill {
+	order := append([]*bundle.Skill{ch.skill}, ch.next...)
+	for i := range skills {
+		if !slices.Contains(order, &skills[i]) {
+			order = append(order, &skills[i])
+		}
+	}
+	var first *bundle.Skill
+	for _, sk := range order {
+		if !slices.ContainsFunc(sk.ParamList(), func(p bundle.Param) bool { return p.Role == bundle.RoleQuery }) {
+			continue
+		}
+		if bindGrade(sk, work, req, saved) != gradeUnderstood {
+			continue
+		}
+		if examplesShowKind(sk, saved) {
+			return sk
+		}
+		if first == nil {
+			first = sk
+		}
+	}
+	return first
+}
+
+// examplesShowKind reports whether one of sk's examples names a file with
+// the extension of one of files.
+func examplesShowKind(sk *bundle.Skill, files []string) bool {
+	for _, f := range files {
+		ext := strings.ToLower(filepath.Ext(f))
+		if len(ext) < 2 {
+			continue
+		}
+		for _, ex := range sk.Examples {
+			for _, w := range strings.FieldsFunc(strings.ToLower(ex), func(r rune) bool { return r == ' ' || r == '"' || r == '\'' || r == '`' }) {
+				if strings.HasSuffix(w, ext) && len(w) > len(ext) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// gradeUnderstood is the bindGrade of a skill whose query the rules
+// wrote from the instruction's words over the attached table, every
+// attached file in a parameter that takes its type.
+const gradeUnderstood = 3
+
 // bindGrade says how well the rules bind sk's arguments from the message:
 // 0 not cleanly (a required argument missing or invalid by the schema, an
 // attached file unused or of a type its parameter does not take, the whole
 // instruction in a parameter beside attached files); 1 cleanly; 2 cleanly
-// with every attached file in a required parameter.
+// with every attached file in a required parameter; gradeUnderstood.
 func bindGrade(sk *bundle.Skill, work string, req *request, saved []string) int {
 	c := callOf(sk, work, req, saved, nil)
 	c.trial = true
@@ -145,6 +209,9 @@ func bindGrade(sk *bundle.Skill, work string, req *request, saved []string) int 
 		if !p.Required {
 			grade = 1
 		}
+	}
+	if slices.ContainsFunc(b.Trace, func(e Evidence) bool { return e.Step == "sql-from-words" }) {
+		return gradeUnderstood
 	}
 	return grade
 }
@@ -166,7 +233,7 @@ func takes(sk *bundle.Skill, p bundle.Param) []string {
 		}
 	}
 	if inputs == 1 && p.Role == bundle.RoleInputFile {
-		return bundle.InputMediaTypes(sk.Description)
+		return bundle.SkillInputTypes(sk.Description, sk.Examples)
 	}
 	return nil
 }

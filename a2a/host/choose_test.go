@@ -44,3 +44,66 @@ skills:
 		t.Errorf("bindGrade(photo.png) = %d, want 0", g)
 	}
 }
+
+// TestBindFirstUnderstood: of an agent's skills, the one whose query the
+// rules write from the instruction's words over the attached table is run,
+// though it shares no word with the instruction and another binds cleanly;
+// of two that do, the one whose examples load a file of the attached kind
+// (its query skill "against a database" takes the CSV its examples load).
+func TestBindFirstUnderstood(t *testing.T) {
+	t.Parallel()
+	b, err := bundle.Parse("agent.yaml", []byte(`version: 1
+name: tables
+description: d
+skills:
+  - id: import
+    name: import
+    description: Import the rows of a sales log into a table.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path, x-role: input-file}
+      required: [file]
+    run: [tables, import, "{{file}}"]
+  - id: query
+    name: query
+    description: Run an SQL query against a database file.
+    params:
+      type: object
+      properties:
+        db: {type: string, format: path, x-role: input-file}
+        sql: {type: string, x-role: query}
+      required: [db, sql]
+    run: [tables, query, "{{db}}", "{{sql}}"]
+  - id: memory
+    name: memory
+    description: Run an SQL query against an in-memory database.
+    examples: ['Run tables memory dogs.csv "select * from t"']
+    params:
+      type: object
+      properties:
+        paths: {type: array, items: {type: string}, format: path, x-role: input-file}
+        sql: {type: string, x-role: query}
+      required: [sql]
+    run: [tables, memory, "{{paths}}", "{{sql}}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "log.csv"), []byte("shop,amount\na,2\nb,3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := "From this sales log, add up the amount of each shop, biggest first."
+	req := &request{text: text, instruction: text}
+	ch := choice{skill: b.Skill("import"), by: "bm25", next: []*bundle.Skill{b.Skill("query")}}
+	got := bindFirst(ch, b.Skills, work, req, []string{"log.csv"})
+	if got.skill.ID != "memory" {
+		t.Errorf("bindFirst() chose %s (by %s), want memory", got.skill.ID, got.by)
+	}
+	text = "Import the rows of this sales log."
+	req = &request{text: text, instruction: text}
+	if got := bindFirst(ch, b.Skills, work, req, []string{"log.csv"}); got.skill.ID != "import" {
+		t.Errorf("bindFirst() on an instruction with no aggregate chose %s, want import", got.skill.ID)
+	}
+}

@@ -137,7 +137,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 	}
 	binder := h.binder(ch)
 	if binder.Name() == "rules" {
-		ch = bindFirst(ch, work, req, saved)
+		ch = bindFirst(ch, h.b.Skills, work, req, saved)
 	}
 	sk := ch.skill
 	h.log.Info("skill chosen", "task", req.taskID, "skill", sk.ID, "by", ch.by)
@@ -811,7 +811,7 @@ func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]an
 		re := kindOf(sk, p)
 		var found []string
 		for i, t := range toks {
-			if bm25.Stem(t.low) != bm25.Stem(name) {
+			if bm25.Stem(t.low) != bm25.Stem(name) || participle(t.low, name) {
 				continue
 			}
 			// The value after the name ("recipient X"), or between an
@@ -835,6 +835,18 @@ func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]an
 			args[p.Name] = found[0]
 		}
 	}
+}
+
+// participle reports whether word is a verb form of name ("attached",
+// "sorting" beside attach, sort): it describes the next word ("the
+// attached report"), it does not name the setting whose value follows.
+func participle(word, name string) bool {
+	for _, suf := range []string{"ed", "ing"} {
+		if strings.HasSuffix(word, suf) && !strings.HasSuffix(name, suf) {
+			return true
+		}
+	}
+	return false
 }
 
 // errorReportRE finds a program's complaint at the start of its output:

@@ -458,7 +458,7 @@ def click_tree(tree, funcdocs):
         for dec in node.decorator_list:
             dn = name_of(dec.func) if isinstance(dec, ast.Call) else name_of(dec)
             if dn in shared:
-                params.extend(reversed(shared[dn]))
+                params.extend(shared[dn])
                 continue
             if not isinstance(dec, ast.Call):
                 if dn.endswith(".command") or dn.endswith(".group") or dn in ("command", "group"):
@@ -481,7 +481,7 @@ def click_tree(tree, funcdocs):
         typer = info["parent"] in typer_apps or node.name in typer_run
         if typer:
             try:
-                params = list(reversed(typer_params(node, enums)))
+                params = typer_params(node, enums)
             except RecursionError:
                 params = []
         name = node.name.replace("_", "-")
@@ -496,7 +496,7 @@ def click_tree(tree, funcdocs):
                 help_text = const(kw["help"])
         doc = ast.get_docstring(node) or ""
         c = {"name": name, "func": node.name, "kind": info["kind"], "parent": info["parent"],
-             "description": help_text or doc, "params": list(reversed(params)), "subs": []}
+             "description": help_text or doc, "params": params, "subs": []}
         if info["kind"] == "callback":
             # A typer app's callback: the app's own options and help.
             c["kind"] = "group"
