@@ -385,3 +385,66 @@ default = Precise
 		t.Errorf("spec[precise-scaled].Target = %q, want precise", c.Target)
 	}
 }
+
+// TestStreamReaderRecords runs the skill of an iterable reader built from
+// a stream: a file of two records gives both, as a JSON list; a file of
+// one record gives that record itself.
+func TestStreamReaderRecords(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs python3")
+	}
+	t.Parallel()
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3")
+	}
+	dir := writeRepo(t, map[string]string{
+		"recs/__init__.py": `"""Records."""
+import json
+
+
+class Reader:
+    """Streaming reader of the records of a file, one JSON object a line."""
+
+    def __init__(self, file_like=None):
+        self.file_like = file_like
+
+    def __iter__(self):
+        for line in self.file_like.read().splitlines():
+            if line.strip():
+                yield json.loads(line)
+`,
+		"setup.py": "from setuptools import setup\nsetup(name='recs', packages=['recs'])\n",
+	})
+	sc, err := pythonScan(t.Context(), mustScan(t, dir), os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	c, ok := spec["reader"]
+	if !ok || len(c.CtorParams) == 0 || c.CtorParams[0].Conv != "stream" {
+		t.Fatalf("spec = %+v, want reader built from a stream", spec)
+	}
+	src, err := pythonWrapper("recs", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	wrapper := filepath.Join(work, "wrap.py")
+	if err := os.WriteFile(wrapper, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"one.jsonl": `{"a": 1}` + "\n", "two.jsonl": `{"a": 1}` + "\n" + `{"a": 2}` + "\n"} {
+		if err := os.WriteFile(filepath.Join(work, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for file, want := range map[string]string{"one.jsonl": `{ "a": 1 }`, "two.jsonl": `[ { "a": 1 }, { "a": 2 } ]`} {
+		cmd := exec.CommandContext(t.Context(), py, wrapper, "reader", "--"+c.CtorParams[0].Name+"="+filepath.Join(work, file))
+		cmd.Dir, cmd.Env = work, append(os.Environ(), "PYTHONPATH="+dir)
+		out, err := cmd.CombinedOutput()
+		if got := strings.Join(strings.Fields(string(out)), " "); err != nil || got != want {
+			t.Errorf("reader %s = %q, %v; want %s", file, got, err, want)
+		}
+	}
+}

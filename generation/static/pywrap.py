@@ -428,8 +428,11 @@ def perform(call, given):
             pos, kw = arguments(call.get("params", []), given)
             result = getattr(obj, call["member"])(*pos, **kw)
         elif any(p["conv"] == "stream" for p in call.get("ctor_params", [])) and hasattr(obj, "__iter__"):
-            # A reader of records built from a file: its records.
+            # A reader of records built from a file: its records; the one
+            # record of a file that holds one.
             result = [v for _, v in zip(range(10000), obj)]
+            if len(result) == 1:
+                result = result[0]
         else:
             result = obj
     else:
