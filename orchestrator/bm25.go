@@ -9,6 +9,8 @@ import (
 	"github.com/a2aproject/a2a-go/v2/a2a"
 
 	"github.com/agentnet/agentnet/internal/bm25"
+	"github.com/agentnet/agentnet/internal/lazyregexp"
+	"github.com/agentnet/agentnet/internal/sqlwords"
 )
 
 // BM25 is the default router: it ranks the candidates' cards — name,
@@ -41,13 +43,19 @@ func (*BM25) Route(ctx context.Context, q Query, candidates []Candidate) (Decisi
 	if len(carried(q.Types)) > 0 {
 		ranked = declaredFirst(ranked, candidates, q.Types)
 	}
+	sqlSkill := ""
+	ranked, sqlSkill = queryFirst(ranked, candidates, q)
 	best := ranked[0]
-	if best.Score <= 0 {
+	if best.Score <= 0 && sqlSkill == "" {
 		return Decision{Reason: "no card shares a word with the instruction"}, nil
 	}
 	c := &candidates[best.Doc]
 	d := Decision{Agent: c, Score: best.Score, Skill: bestSkill(c.Card, q.Instruction, q.Types)}
 	d.Reason = fmt.Sprintf("BM25 %.2f for %q", best.Score, c.Name())
+	if sqlSkill != "" {
+		d.Skill = sqlSkill
+		d.Reason = fmt.Sprintf("the instruction reads as a query of the table the step carries; %q runs SQL (BM25 %.2f)", c.Name(), best.Score)
+	}
 	if d.Skill != "" {
 		d.Reason += fmt.Sprintf(" (skill %s)", d.Skill)
 	}
@@ -55,8 +63,8 @@ func (*BM25) Route(ctx context.Context, q Query, candidates []Candidate) (Decisi
 		next := ranked[1]
 		d.Reason += fmt.Sprintf("; next %q %.2f", candidates[next.Doc].Name(), next.Score)
 	}
-	for _, r := range ranked {
-		if r.Score <= 0 || len(d.Ranking) == MaxRanking {
+	for i, r := range ranked {
+		if r.Score <= 0 && !(i == 0 && sqlSkill != "") || len(d.Ranking) == MaxRanking {
 			break
 		}
 		d.Ranking = append(d.Ranking, Scored{Agent: &candidates[r.Doc], Score: r.Score})
@@ -114,6 +122,38 @@ func declaredFirst(ranked []bm25.Result, cands []Candidate, types []string) []bm
 		left = slices.Delete(left, pick, pick+1)
 	}
 	return out
+}
+
+// sqlRE finds SQL named in a skill's text.
+var sqlRE = lazyregexp.New(`(?i)\bsql\b`)
+
+// queryFirst moves to the front of the ranking the best ranked card (else
+// the first candidate) with a skill that runs SQL and takes the step's
+// files, when the step carries one table (q.Columns) and its instruction
+// reads as a query of it (internal/sqlwords): "total the hours of each
+// crew, largest first" shares no word with such a card. It returns the
+// ranking and that skill's id, or the ranking unchanged and "".
+func queryFirst(ranked []bm25.Result, cands []Candidate, q Query) ([]bm25.Result, string) {
+	if len(q.Columns) == 0 {
+		return ranked, ""
+	}
+	if sql, _ := sqlwords.Query(q.Instruction, "t", q.Columns); sql == "" {
+		return ranked, ""
+	}
+	for i, r := range ranked {
+		card := cands[r.Doc].Card
+		if card == nil {
+			continue
+		}
+		for j := range card.Skills {
+			sk := &card.Skills[j]
+			if fits(card, j, q.Types) && sqlRE.MatchString(sk.Name+" "+sk.Description+" "+strings.Join(sk.Tags, " ")) {
+				out := append([]bm25.Result{r}, slices.Delete(slices.Clone(ranked), i, i+1)...)
+				return out, sk.ID
+			}
+		}
+	}
+	return ranked, ""
 }
 
 // bestSkill names the card's skill fitting the step's files that matches

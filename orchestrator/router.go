@@ -49,6 +49,9 @@ type Query struct {
 	Step, Steps int      // the step's position (1-based) and the chain's length
 	Inputs      []string // names of the files the step gets
 	Types       []string // their media types ("" when unknown)
+	// Columns are the columns of the one table the step carries (a CSV
+	// or TSV file, a JSON array of records), or nil.
+	Columns []string
 }
 
 // Decision is a router's answer for one step.

@@ -1,6 +1,7 @@
 package orchestrator
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -21,6 +22,7 @@ import (
 	"github.com/agentnet/agentnet/a2a/binding"
 	"github.com/agentnet/agentnet/a2a/proxy"
 	"github.com/agentnet/agentnet/internal/sniff"
+	"github.com/agentnet/agentnet/internal/sqlwords"
 )
 
 // Defaults of the runner's options.
@@ -430,7 +432,7 @@ func (s *session) step(ctx context.Context, ch Chain, i int, prev *Output, rec *
 	msg := stepMessage(st.Instruction, ch.Input, prev, i == 0, contextID)
 	s.r.vouch(msg)
 	types := fileTypes(msg)
-	q := Query{Instruction: st.Instruction, Step: i + 1, Steps: len(ch.Steps), Inputs: fileNames(msg), Types: types}
+	q := Query{Instruction: st.Instruction, Step: i + 1, Steps: len(ch.Steps), Inputs: fileNames(msg), Types: types, Columns: tableColumns(msg)}
 	var d Decision
 	// Only agents that take what the step carries are ranked (accepts.go).
 	if fit := fitting(up, types); len(fit) > 0 || len(up) == 0 {
@@ -561,6 +563,25 @@ func filePart(f File) *a2a.Part {
 		return &a2a.Part{Content: a2a.URL(f.URL), Filename: f.Name, MediaType: mt}
 	}
 	return &a2a.Part{Content: a2a.Raw(f.Data), Filename: f.Name, MediaType: mt}
+}
+
+// tableColumns are the columns of the one file part of m that holds a
+// table, or nil (none, or several).
+func tableColumns(m *a2a.Message) []string {
+	var cols []string
+	for _, p := range m.Parts {
+		raw, ok := p.Content.(a2a.Raw)
+		if !ok {
+			continue
+		}
+		if c := sqlwords.Columns(bytes.NewReader(raw), p.Filename); len(c) > 0 {
+			if cols != nil {
+				return nil
+			}
+			cols = c
+		}
+	}
+	return cols
 }
 
 func fileNames(m *a2a.Message) []string {
