@@ -123,8 +123,9 @@ func Tokenize(s string) []string {
 
 // Stem reduces a lower-case word to its Snowball (Porter2) English stem,
 // so that "validates", "validation" and "valid" meet, and so do
-// "counting" and "counts".
-func Stem(w string) string { return english.Stem(w, false) }
+// "counting" and "counts" — and British and American spellings
+// ("kilometres", "kilometers"; see american).
+func Stem(w string) string { return english.Stem(american(w), false) }
 
 var stop = map[string]bool{}
 
