@@ -927,7 +927,7 @@ func stepColumns(s *bindState) error {
 	}
 	var cols []bundle.Param
 	for _, p := range s.params {
-		if s.unbound(p) && !p.Required && !p.IsFile() && (p.Type == "string" || stringList(s.Skill, p)) && columnNameRE.MatchString(p.Name+" "+p.Description) {
+		if s.unbound(p) && !p.Required && !p.IsFile() && (p.Type == "string" || stringList(s.Skill, p)) && columnLike(p) {
 			cols = append(cols, p)
 		}
 	}

@@ -136,7 +136,25 @@ func countIn(text string, p bundle.Param) (int, bool) {
 	return n, true
 }
 
-var columnNameRE = lazyregexp.New(`(?i)col|field|header|key|attr`)
+// columnWords are the words by which a parameter says it names a table's
+// column.
+var columnWords = map[string]bool{"col": true, "cols": true, "column": true, "columns": true, "field": true, "fields": true,
+	"header": true, "headers": true, "key": true, "keys": true, "attr": true, "attrs": true, "attribute": true, "attributes": true}
+
+// columnLike reports whether parameter p names a table's column: its
+// name's words or its description's first sentence say column, field,
+// header, key or attribute — as words ("color" is no "col"), and not in a
+// later sentence ("lines starting with this character are ignored; if your
+// header row starts with it, …").
+func columnLike(p bundle.Param) bool {
+	first, _, _ := strings.Cut(p.Description, ". ")
+	for _, w := range append(vocab.Words(p.Name), vocab.Words(first)...) {
+		if columnWords[w] {
+			return true
+		}
+	}
+	return false
+}
 
 // pick returns the value for string parameter p of skill sk that the
 // instruction text states: an attached table's column it names (for a
@@ -144,7 +162,7 @@ var columnNameRE = lazyregexp.New(`(?i)col|field|header|key|attr`)
 // of the kind p holds (one of p's choices, a match of p's pattern, a
 // version, a URL: see kindTokens); "" when it states none.
 func pick(sk *bundle.Skill, p bundle.Param, text, work string, files []string) string {
-	if columnNameRE.MatchString(p.Name + " " + p.Description) {
+	if columnLike(p) {
 		if h := headerMention(text, work, files); h != "" {
 			return h
 		}

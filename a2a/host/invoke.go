@@ -797,7 +797,7 @@ func bindNamedValues(sk *bundle.Skill, params []bundle.Param, args map[string]an
 		if _, ok := propertyOf(sk, p.Name)["enum"]; ok {
 			continue
 		}
-		if columnNameRE.MatchString(p.Name + " " + p.Description) {
+		if columnLike(p) {
 			continue // a table's column: see pick and headerMention
 		}
 		words := vocab.Words(p.Name)
