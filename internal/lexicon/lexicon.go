@@ -82,9 +82,12 @@ func Related(a, b string) bool {
 
 // RelatedStems reports whether two Snowball stems (bm25.Stem) share a
 // synset that is among the first Senses senses of at least one of them.
-// Equal stems are not related: they are one word.
+// Stems that are equal, or one the beginning of the other ("percent" and
+// "percentag", "convert" and "convertor"), are not related: they are forms
+// of one word, which WordNet lists as synonyms but which are no other word
+// for a thing — a caller compares them as it compares forms.
 func RelatedStems(a, b string) bool {
-	if a == b {
+	if strings.HasPrefix(a, b) || strings.HasPrefix(b, a) {
 		return false
 	}
 	idx := index()

@@ -22,6 +22,7 @@ func TestRelated(t *testing.T) {
 		{"converting", "transforms", true},
 		{"count", "picture", false},
 		{"image", "image", false},
+		{"percent", "percentage", false},
 		{"unknownword", "image", false},
 		{"", "", false},
 	} {
