@@ -58,7 +58,7 @@ type labeledRepo struct {
 	same             map[[2]string]bool // generated id, annotated id → label
 }
 
-func loadLabeledRepos(t *testing.T) []*labeledRepo {
+func loadLabeledRepos(t testing.TB) []*labeledRepo {
 	t.Helper()
 	f, err := os.Open(pairsFile)
 	if err != nil {
@@ -297,5 +297,25 @@ func TestLLMMatcherMeasured(t *testing.T) {
 	}
 	if reqs := fake.Requests(); len(reqs) != 2 || !strings.Contains(reqs[0].Messages[1].Content, "Parameters:") {
 		t.Errorf("the model got %d requests, want 2 naming the skills' parameters", len(reqs))
+	}
+}
+
+// BenchmarkRulesMatcherPairs decides every repo of the labeled set with
+// the rules matcher, with and without synonyms (the lexicon's table loaded
+// before the timer starts).
+func BenchmarkRulesMatcherPairs(b *testing.B) {
+	repos := loadLabeledRepos(b)
+	for _, tc := range []struct {
+		name string
+		syn  float64
+	}{{"exact", 0}, {"synonyms", skillmatch.SynonymWeight}} {
+		b.Run(tc.name, func(b *testing.B) {
+			skillmatch.PairsWeighing(toMatch(repos[0].generated), truthOf(repos[0].truth), DefaultMatchThreshold, tc.syn)
+			for b.Loop() {
+				for _, r := range repos {
+					skillmatch.PairsWeighing(toMatch(r.generated), truthOf(r.truth), DefaultMatchThreshold, tc.syn)
+				}
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	_ "embed"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -41,37 +42,51 @@ type entry struct {
 	rank   uint8
 }
 
-// index maps each stem to its synsets, in increasing synset order.
-var index = sync.OnceValue(func() map[string][]entry {
-	m, err := parse(table)
+// member is one stem of a synset, with its sense rank of it.
+type member struct {
+	stem string
+	rank uint8
+}
+
+// tableIndex is the table read: each stem's synsets, in increasing synset
+// order, and each synset's stems.
+type tableIndex struct {
+	stems   map[string][]entry
+	synsets [][]member
+}
+
+var index = sync.OnceValue(func() *tableIndex {
+	x, err := parse(table)
 	if err != nil {
 		panic(fmt.Sprintf("embedded lexicon table is corrupt: %v", err)) // built by go generate
 	}
-	return m
+	return x
 })
 
-func parse(data []byte) (map[string][]entry, error) {
+func parse(data []byte) (*tableIndex, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
 		return nil, err
 	}
-	m := map[string][]entry{}
+	x := &tableIndex{stems: map[string][]entry{}}
 	sc := bufio.NewScanner(zr)
-	var syn int32
-	for ; sc.Scan(); syn++ {
+	for syn := int32(0); sc.Scan(); syn++ {
+		var ms []member
 		for _, f := range strings.Fields(sc.Text()) {
 			stem, r, ok := strings.Cut(f, ":")
 			n, err := strconv.Atoi(r)
-			if !ok || err != nil || n < 1 || n > 255 {
+			if !ok || stem == "" || err != nil || n < 1 || n > 255 {
 				return nil, fmt.Errorf("line %d: bad field %q", syn+1, f)
 			}
-			m[stem] = append(m[stem], entry{synset: syn, rank: uint8(n)})
+			ms = append(ms, member{stem: stem, rank: uint8(n)})
+			x.stems[stem] = append(x.stems[stem], entry{synset: syn, rank: uint8(n)})
 		}
+		x.synsets = append(x.synsets, ms)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
-	return m, zr.Close()
+	return x, zr.Close()
 }
 
 // Related reports whether two words are synonyms (see RelatedStems): they
@@ -90,7 +105,7 @@ func RelatedStems(a, b string) bool {
 	if strings.HasPrefix(a, b) || strings.HasPrefix(b, a) {
 		return false
 	}
-	idx := index()
+	idx := index().stems
 	ea, eb := idx[a], idx[b]
 	for len(ea) > 0 && len(eb) > 0 { // both in increasing synset order
 		switch x, y := ea[0], eb[0]; {
@@ -106,4 +121,19 @@ func RelatedStems(a, b string) bool {
 		}
 	}
 	return false
+}
+
+// Synonyms returns the stems related to stem (see RelatedStems), each once.
+func Synonyms(stem string) []string {
+	x := index()
+	var out []string
+	for _, e := range x.stems[stem] {
+		for _, m := range x.synsets[e.synset] {
+			if min(e.rank, m.rank) <= Senses && !strings.HasPrefix(m.stem, stem) &&
+				!strings.HasPrefix(stem, m.stem) && !slices.Contains(out, m.stem) {
+				out = append(out, m.stem)
+			}
+		}
+	}
+	return out
 }

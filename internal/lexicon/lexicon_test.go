@@ -1,6 +1,7 @@
 package lexicon
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -32,21 +33,61 @@ func TestRelated(t *testing.T) {
 	}
 }
 
+// TestSynonyms: Synonyms lists exactly the stems RelatedStems relates.
+func TestSynonyms(t *testing.T) {
+	t.Parallel()
+	for _, stem := range []string{"extract", "pictur", "convert", "percent", "run", "nosuchstem"} {
+		syns := Synonyms(stem)
+		for _, s := range syns {
+			if !RelatedStems(stem, s) {
+				t.Errorf("Synonyms(%q) lists %q, which RelatedStems does not relate", stem, s)
+			}
+		}
+		for other := range index().stems {
+			if RelatedStems(stem, other) && !slices.Contains(syns, other) {
+				t.Errorf("Synonyms(%q) lacks %q", stem, other)
+			}
+		}
+	}
+	if !slices.Contains(Synonyms("extract"), "pull") {
+		t.Errorf("Synonyms(extract) = %q, want pull among them", Synonyms("extract"))
+	}
+}
+
 // TestTableParses checks the whole embedded table and WordNet's license
 // beside it.
 func TestTableParses(t *testing.T) {
 	t.Parallel()
-	m, err := parse(table)
+	x, err := parse(table)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(m) < 10000 {
-		t.Errorf("table holds %d stems, want the WordNet vocabulary (over 10,000)", len(m))
+	if len(x.stems) < 10000 {
+		t.Errorf("table holds %d stems, want the WordNet vocabulary (over 10,000)", len(x.stems))
 	}
 	if !strings.Contains(License, "WordNet 3.0 Copyright 2006 by Princeton University") {
 		t.Error("LICENSE-WordNet lacks WordNet's copyright notice")
 	}
 	if _, err := parse([]byte("not gzip")); err == nil {
 		t.Error("parse accepted a table that is not gzip")
+	}
+}
+
+// BenchmarkLoad is the cost of the first use: reading the whole embedded
+// table into the stem index.
+func BenchmarkLoad(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := parse(table); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRelatedStems is one lookup once the table is loaded.
+func BenchmarkRelatedStems(b *testing.B) {
+	index()
+	for b.Loop() {
+		RelatedStems("extract", "pull")
 	}
 }

@@ -88,9 +88,26 @@ func weightedDice(a, b map[string]bool, idf map[string]float64) float64 {
 // its idf (1 when missing), a word of one text that the other lacks but
 // holds a synonym of (lexicon.RelatedStems) at syn of its weight.
 type words struct {
-	idf     map[string]float64
-	syn     float64
-	related map[[2]string]bool // memo of lexicon.RelatedStems
+	idf  map[string]float64
+	syn  float64
+	syns map[string][]string // each word's synonyms among the repo's words
+}
+
+// newWords returns the weigher of a repo whose skills' words are sets.
+func newWords(sets []map[string]bool, syn float64) *words {
+	ws := &words{idf: idfOver(sets), syn: syn}
+	if syn == 0 {
+		return ws
+	}
+	ws.syns = map[string][]string{}
+	for w := range ws.idf {
+		for _, v := range lexicon.Synonyms(w) {
+			if _, ok := ws.idf[v]; ok {
+				ws.syns[w] = append(ws.syns[w], v)
+			}
+		}
+	}
+	return ws
 }
 
 func (ws *words) weight(t string) float64 {
@@ -128,28 +145,12 @@ func (ws *words) credit(w string, set map[string]bool) float64 {
 	if ws.syn == 0 {
 		return 0
 	}
-	for v := range set {
-		if ws.isRelated(w, v) {
+	for _, v := range ws.syns[w] {
+		if set[v] {
 			return ws.syn
 		}
 	}
 	return 0
-}
-
-func (ws *words) isRelated(a, b string) bool {
-	if a > b {
-		a, b = b, a
-	}
-	k := [2]string{a, b}
-	r, ok := ws.related[k]
-	if !ok {
-		r = lexicon.RelatedStems(a, b)
-		if ws.related == nil {
-			ws.related = map[[2]string]bool{}
-		}
-		ws.related[k] = r
-	}
-	return r
 }
 
 // idfOver returns ln(1 + N/df) for every word of the texts: words that every
@@ -315,7 +316,7 @@ func readings(generated, truth []Skill, syn float64) [][]pairReading {
 		ts[j] = readTruth(t)
 		all = append(all, ts[j].all)
 	}
-	ws := &words{idf: idfOver(all), syn: syn}
+	ws := newWords(all, syn)
 	idfCap := math.Log(1 + float64(len(all))/2) // the idf of a word two skills share
 	rs := make([][]pairReading, len(generated))
 	for i := range generated {
