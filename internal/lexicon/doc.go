@@ -8,6 +8,7 @@
 // LICENSE-WordNet) and read on first use; it is built from Debian's
 // wordnet-base package by go generate (internal/mklexicon).
 //
-//	lexicon.Related("extract", "pull")          // true
+//	lexicon.Related("extract", "pull")                  // true
 //	lexicon.RelatedStems(bm25.Stem("images"), "pictur") // true
+//	lexicon.Synonyms("extract")                         // [pull ...]
 package lexicon
