@@ -75,7 +75,8 @@ type Result struct {
 // texts: the Dice coefficient of their sets of normalised content words
 // (lower-cased, function words dropped, Snowball stemming — BM25 routing's
 // normalisation, less its dropping of request verbs: see tokenize), in 0–1. Match weighs the words by how rare they
-// are among the skills compared; Similarity weighs them equally.
+// are among the skills compared and credits synonyms; Similarity weighs
+// them equally and compares exact words.
 func Similarity(a, b string) float64 { return weightedDice(wordSet(a), wordSet(b), nil) }
 
 // weightedDice is 2·w(A∩B)/(w(A)+w(B)), with weight 1 for words missing
