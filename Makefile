@@ -1,7 +1,7 @@
 # The README's test command is `make test`; CI (.ci/run) runs exactly that.
 GO ?= go
 
-.PHONY: test check demo-archive
+.PHONY: test check demo-archive lexicon
 
 test:
 	./scripts/test-demo-repos
@@ -17,3 +17,7 @@ check:
 # Re-pack the embedded demo suite after changing tasks/demo.
 demo-archive:
 	$(GO) generate ./tasks
+
+# Rebuild the synonym table of internal/lexicon from WordNet (Debian: apt-get install wordnet-base).
+lexicon:
+	$(GO) generate ./internal/lexicon

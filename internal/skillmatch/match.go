@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentnet/agentnet/internal/bm25"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
+	"github.com/agentnet/agentnet/internal/lexicon"
 )
 
 // DefaultThreshold is the similarity from which a generated skill and a
@@ -40,6 +41,11 @@ const (
 	// soleShare: the share of the threshold a repo's only generated skill
 	// needs (see decide).
 	soleShare = 0.5
+	// SynonymWeight is the credit a word earns where the other text holds
+	// a synonym of it rather than the word ("extract" and "pull", "picture"
+	// and "image"), against 1 for the word itself: a synonym says less, as
+	// a word has senses the other's context may not mean.
+	SynonymWeight = 0.35
 )
 
 // Skill is what the matcher reads of a skill. Of a ground-truth skill it
@@ -69,32 +75,83 @@ type Result struct {
 // texts: the Dice coefficient of their sets of normalised content words
 // (lower-cased, function words dropped, Snowball stemming — BM25 routing's
 // normalisation, less its dropping of request verbs: see tokenize), in 0–1. Match weighs the words by how rare they
-// are among the skills compared; Similarity weighs them equally.
+// are among the skills compared and credits synonyms; Similarity weighs
+// them equally and compares exact words.
 func Similarity(a, b string) float64 { return weightedDice(wordSet(a), wordSet(b), nil) }
 
 // weightedDice is 2·w(A∩B)/(w(A)+w(B)), with weight 1 for words missing
-// from idf.
+// from idf: words compared exactly (see words.dice).
 func weightedDice(a, b map[string]bool, idf map[string]float64) float64 {
-	w := func(t string) float64 {
-		if v, ok := idf[t]; ok {
-			return v
-		}
-		return 1
+	return (&words{idf: idf}).dice(a, b)
+}
+
+// words weighs and compares the words of one repo's skills: each word by
+// its idf (1 when missing), a word of one text that the other lacks but
+// holds a synonym of (lexicon.RelatedStems) at syn of its weight.
+type words struct {
+	idf  map[string]float64
+	syn  float64
+	syns map[string][]string // each word's synonyms among the repo's words
+}
+
+// newWords returns the weigher of a repo whose skills' words are sets.
+func newWords(sets []map[string]bool, syn float64) *words {
+	ws := &words{idf: idfOver(sets), syn: syn}
+	if syn == 0 {
+		return ws
 	}
-	var shared, total float64
-	for t := range a {
-		total += w(t)
-		if b[t] {
-			shared += w(t)
+	ws.syns = map[string][]string{}
+	for w := range ws.idf {
+		for _, v := range lexicon.Synonyms(w) {
+			if _, ok := ws.idf[v]; ok {
+				ws.syns[w] = append(ws.syns[w], v)
+			}
 		}
+	}
+	return ws
+}
+
+func (ws *words) weight(t string) float64 {
+	if v, ok := ws.idf[t]; ok {
+		return v
+	}
+	return 1
+}
+
+// dice is the weighted Dice coefficient of a and b with synonyms credited:
+// the credited weights of the words of each found in the other, over the
+// weights of both. With exact words alone it is 2·w(A∩B)/(w(A)+w(B)).
+func (ws *words) dice(a, b map[string]bool) float64 {
+	var found, total float64
+	for t := range a {
+		total += ws.weight(t)
+		found += ws.weight(t) * ws.credit(t, b)
 	}
 	for t := range b {
-		total += w(t)
+		total += ws.weight(t)
+		found += ws.weight(t) * ws.credit(t, a)
 	}
 	if total == 0 {
 		return 0
 	}
-	return 2 * shared / total
+	return found / total
+}
+
+// credit is how far set holds w: 1 when it holds w itself, syn when it
+// holds a synonym of w, else 0.
+func (ws *words) credit(w string, set map[string]bool) float64 {
+	if set[w] {
+		return 1
+	}
+	if ws.syn == 0 {
+		return 0
+	}
+	for _, v := range ws.syns[w] {
+		if set[v] {
+			return ws.syn
+		}
+	}
+	return 0
 }
 
 // idfOver returns ln(1 + N/df) for every word of the texts: words that every
@@ -188,7 +245,7 @@ func sentences(s string) []string {
 // similar generated skill among its pairs. With no generated skills
 // precision is 0; with no ground truth recall is 0.
 func Match(generated, truth []Skill, threshold float64) Result {
-	rs := readings(generated, truth)
+	rs := readings(generated, truth, SynonymWeight)
 	sims := scores(rs)
 	same := decide(rs, threshold)
 	m := Result{Supported: make([]string, len(generated)), Covered: map[string]string{}}
@@ -233,13 +290,20 @@ func Match(generated, truth []Skill, threshold float64) Result {
 // (how rare each word is among its skills, which pairs compete), so it is
 // made per repo, never per pair alone.
 func Pairs(generated, truth []Skill, threshold float64) [][]bool {
-	return decide(readings(generated, truth), threshold)
+	return PairsWeighing(generated, truth, threshold, SynonymWeight)
+}
+
+// PairsWeighing is Pairs with synonyms (lexicon.RelatedStems) credited at
+// syn of an exact word's weight; 0 compares exact words alone, as the
+// matcher did before it read synonyms (the calibration reports both).
+func PairsWeighing(generated, truth []Skill, threshold, syn float64) [][]bool {
+	return decide(readings(generated, truth, syn), threshold)
 }
 
 // readings returns the evidence that each pair's texts are one
 // capability (see pairReading), words weighed by how rare they are among
 // the repo's skills.
-func readings(generated, truth []Skill) [][]pairReading {
+func readings(generated, truth []Skill, syn float64) [][]pairReading {
 	gs, ts := make([]readSkill, len(generated)), make([]readSkill, len(truth))
 	for i, g := range generated {
 		gs[i] = readGenerated(g)
@@ -253,13 +317,13 @@ func readings(generated, truth []Skill) [][]pairReading {
 		ts[j] = readTruth(t)
 		all = append(all, ts[j].all)
 	}
-	idf := idfOver(all)
+	ws := newWords(all, syn)
 	idfCap := math.Log(1 + float64(len(all))/2) // the idf of a word two skills share
 	rs := make([][]pairReading, len(generated))
 	for i := range generated {
 		rs[i] = make([]pairReading, len(truth))
 		for j := range truth {
-			rs[i][j] = readPair(gs[i], ts[j], idf, idfCap)
+			rs[i][j] = readPair(gs[i], ts[j], ws, idfCap)
 		}
 	}
 	return rs
@@ -331,40 +395,38 @@ func (p pairReading) score() float64 {
 	return max(p.dice, nameInWeight*p.nameIn, truthInWeight*p.truthIn, paramWeight*p.param)
 }
 
-func readPair(g, t readSkill, idf map[string]float64, idfCap float64) pairReading {
-	p := pairReading{dice: weightedDice(g.views[0], t.views[0], idf)}
+func readPair(g, t readSkill, ws *words, idfCap float64) pairReading {
+	p := pairReading{dice: ws.dice(g.views[0], t.views[0])}
 	for _, gv := range g.views[1:] {
 		for _, tv := range t.views[1:] {
-			p.dice = max(p.dice, weightedDice(gv, tv, idf))
+			p.dice = max(p.dice, ws.dice(gv, tv))
 		}
 	}
 	for _, pv := range g.paramViews {
 		for _, tv := range t.views[:2] {
-			p.param = max(p.param, weightedDice(pv, tv, idf))
+			p.param = max(p.param, ws.dice(pv, tv))
 		}
 	}
-	p.nameIn = weightedShare(g.label, t.all, idf, idfCap)
-	p.truthIn = weightedShare(t.label, g.all, idf, idfCap)
+	p.nameIn = ws.share(g.label, t.all, idfCap)
+	p.truthIn = ws.share(t.label, g.all, idfCap)
 	return p
 }
 
-// weightedShare is how much of a is found in b, in 0–1: the idf weights of
+// share is how much of a is found in b, in 0–1: the idf weights of
 // the words of a that b holds, over top (the idf of a word only two skills
 // share, the strongest evidence a shared word gives) for each word of a. A
 // hit on words every skill of the repo uses ("image", "table") counts
 // little. A word counts as found when b holds it, or a word it is a
 // prefix of or that is a prefix of it, of at least minPrefix letters:
-// "spark" and "sparkline".
-func weightedShare(a, b map[string]bool, idf map[string]float64, top float64) float64 {
+// "spark" and "sparkline"; failing that, a synonym of it counts at syn.
+func (ws *words) share(a, b map[string]bool, top float64) float64 {
 	var found, total float64
 	for w := range a {
-		v, ok := idf[w]
-		if !ok {
-			v = 1
-		}
 		total += top
 		if hasWord(b, w) {
-			found += v
+			found += ws.weight(w)
+		} else {
+			found += ws.weight(w) * ws.credit(w, b)
 		}
 	}
 	if total == 0 {

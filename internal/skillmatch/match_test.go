@@ -147,3 +147,27 @@ func TestProgramNameSaysNothing(t *testing.T) {
 		t.Errorf("Pairs = %v, want %v", got, want)
 	}
 }
+
+// TestPairsCreditSynonyms: a generated skill that says its capability in
+// other words than the annotation ("pull the pictures out" for "extract
+// the images") matches through the lexicon's synonyms, and only through
+// them — compared by exact words, the pair has nothing in common.
+func TestPairsCreditSynonyms(t *testing.T) {
+	t.Parallel()
+	gen := []Skill{
+		{ID: "pull", Name: "docpics pull", Description: "Pull every picture out of a document."},
+		{ID: "pages", Name: "docpics pages", Description: "Count the pages of a document."},
+	}
+	truth := []Skill{
+		{ID: "extract-images", Description: "Extract the embedded images."},
+		{ID: "page-count", Description: "How many pages a PDF has."},
+	}
+	want := [][]bool{{true, false}, {false, true}}
+	if got := Pairs(gen, truth, DefaultThreshold); !cmp.Equal(got, want) {
+		t.Errorf("Pairs = %v, want %v", got, want)
+	}
+	exact := PairsWeighing(gen, truth, DefaultThreshold, 0)
+	if exact[0][0] {
+		t.Errorf("PairsWeighing without synonyms matched pull × extract-images: the test no longer needs the lexicon")
+	}
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+const wordnetDir = "/usr/share/wordnet"
+
+// TestTableUpToDate rebuilds the table from the installed WordNet database
+// (Debian's wordnet-base) and compares it with the embedded one, so the
+// table never drifts from its generator.
+func TestTableUpToDate(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(wordnetDir, "index.noun")); err != nil {
+		t.Skip("WordNet database not installed (apt-get install wordnet-base)")
+	}
+	out := filepath.Join(t.TempDir(), "wordnet.txt.gz")
+	if err := run(wordnetDir, out); err != nil {
+		t.Fatal(err)
+	}
+	got, want := unzip(t, out), unzip(t, "../../wordnet.txt.gz")
+	if !bytes.Equal(got, want) {
+		t.Errorf("embedded table differs from the one built from %s (%d vs %d bytes): run go generate ./internal/lexicon", wordnetDir, len(want), len(got))
+	}
+}
+
+// TestBadDatabase: a missing or malformed database file is an error, not a
+// partial table.
+func TestBadDatabase(t *testing.T) {
+	dir := t.TempDir()
+	if err := run(dir, filepath.Join(dir, "out.gz")); err == nil {
+		t.Error("run succeeded without database files")
+	}
+	for _, pos := range posFiles {
+		os.WriteFile(filepath.Join(dir, "index."+pos), []byte("walk v x\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "data."+pos), nil, 0o644)
+	}
+	if err := run(dir, filepath.Join(dir, "out.gz")); err == nil {
+		t.Error("run accepted a malformed index line")
+	}
+}
+
+func unzip(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
