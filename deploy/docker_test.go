@@ -455,6 +455,10 @@ func TestDockerPythonEnvironment(t *testing.T) {
 	if b.Skill("yamlkit") == nil {
 		t.Fatalf("generated skills = %v, want yamlkit", b.Skills)
 	}
+	// The Debian package the environment uses is recorded for the image.
+	if !slices.Contains(b.SystemPackages, "python3-yaml") {
+		t.Errorf("generated system_packages = %q, want python3-yaml", b.SystemPackages)
+	}
 	params := map[string]any{"type": "object", "properties": map[string]any{"content": map[string]any{"type": "string"}}, "required": []any{"content"}}
 	b.Skills = append(b.Skills,
 		bundle.Skill{ID: "installed", Name: "Installed", Description: "The console script pip installed into the venv.",

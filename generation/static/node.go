@@ -95,7 +95,7 @@ func debianNodePackage(name string) string {
 func nodeTools(ctx context.Context, r *repo, opts Options, logw io.Writer) ([]*Tool, []string) {
 	sys := &nodeSystem{dirs: debianNodeDirs}
 	if opts.InstallSystemDeps {
-		sys.install = func(pkgs []string) *AptReport { return aptInstall(ctx, pkgs, opts.Env, logw) }
+		sys.install = func(pkgs []string) *AptReport { return opts.apt.install(ctx, pkgs, opts.Env, logw) }
 	}
 	return sys.tools(r)
 }
