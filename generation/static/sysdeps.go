@@ -18,35 +18,41 @@ import (
 // so that an image built for the agent holds them (deploy/image): those
 // apt-get installed during the generation (--install-system-deps: C
 // libraries' development files, Python modules, Node dependencies) and
-// those the Python environment was found to use, each when this machine
-// has it installed.
+// those the Python environment and the Node tools were found to use (the
+// packages of Debian's dist-packages and /usr/share/nodejs), each when this
+// machine has it installed.
 
-// aptLog records the packages apt-get installed during one generation.
-// A nil log installs without recording.
+// aptLog records the Debian packages a generation installed with apt-get
+// or found its tools using. A nil log installs without recording.
 type aptLog struct {
-	mu        sync.Mutex
-	installed []string
+	mu   sync.Mutex
+	pkgs []string
 }
 
 // install installs pkgs (aptInstall) and records what was installed.
 func (l *aptLog) install(ctx context.Context, pkgs []string, env []string, logw io.Writer) *AptReport {
 	rep := aptInstall(ctx, pkgs, env, logw)
-	if l != nil {
-		l.mu.Lock()
-		l.installed = append(l.installed, rep.Installed...)
-		l.mu.Unlock()
-	}
+	l.uses(rep.Installed)
 	return rep
 }
 
+// uses records packages the tools use.
+func (l *aptLog) uses(pkgs []string) {
+	if l != nil {
+		l.mu.Lock()
+		l.pkgs = append(l.pkgs, pkgs...)
+		l.mu.Unlock()
+	}
+}
+
 // systemPackages returns the bundle's system packages: the packages
-// installed during the generation and those of the Python environment,
+// recorded during the generation and those of the Python environment,
 // sorted, each once, and only those installed on this machine.
 func systemPackages(ctx context.Context, opts Options, py *PythonEnv) []string {
 	var cands []string
 	if opts.apt != nil {
 		opts.apt.mu.Lock()
-		cands = append(cands, opts.apt.installed...)
+		cands = append(cands, opts.apt.pkgs...)
 		opts.apt.mu.Unlock()
 	}
 	if py != nil {

@@ -26,7 +26,7 @@ func TestSystemPackages(t *testing.T) {
 			t.Fatalf("install(jq) = %+v, want jq installed", rep)
 		}
 	} else {
-		opts.apt.installed = []string{"jq"}
+		opts.apt.uses([]string{"jq"})
 	}
 	py := &PythonEnv{Debian: []string{"python3-agentnet-absent-module", "jq", "--option"}}
 	got := systemPackages(t.Context(), opts, py)
