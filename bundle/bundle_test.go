@@ -15,6 +15,7 @@ import (
 const good = `version: 1
 name: textkit
 description: Text statistics for plain-text documents.
+system_packages: [libyaml-0-2, g++, libgtk-3.0-dev]
 setup: [[go, build, -o, .agentnet/bin/textkit, ./cmd/textkit]]
 check: [[.agentnet/bin/textkit, --help]]
 skills:
@@ -55,6 +56,9 @@ func TestLoadGood(t *testing.T) {
 	sk := b.Skill("word-frequency")
 	if sk == nil {
 		t.Fatal(`Skill("word-frequency") = nil`)
+	}
+	if diff := cmp.Diff([]string{"libyaml-0-2", "g++", "libgtk-3.0-dev"}, b.SystemPackages); diff != "" {
+		t.Errorf("SystemPackages mismatch (-want +got):\n%s", diff)
 	}
 	if got, want := sk.RunTimeout(), 60*time.Second; got != want {
 		t.Errorf("RunTimeout() = %v, want %v", got, want)
@@ -235,6 +239,23 @@ skills:
 				"skills[0].run[2]: parameter out is passed to --output, an option for a file the tool writes, but its schema does not say it names a file (format: output-path)",
 				"skills[0].run[3]: parameter report is passed to --save-to",
 				"skills[0].run[4]: parameter log is passed to -o",
+			},
+		},
+		{
+			name: "bad system packages",
+			yaml: `version: 1
+name: x
+description: y
+system_packages: [libyaml-dev, "--force-yes", "Libfoo", "a", "libyaml-dev", "x;rm"]
+skills:
+  - {id: a, name: A, description: d, run: [echo]}
+`,
+			want: []string{
+				`agent.yaml:4:32: system_packages[1]: "--force-yes" is not a Debian package name`,
+				`system_packages[2]: "Libfoo" is not a Debian package name`,
+				`system_packages[3]: "a" is not a Debian package name`,
+				`system_packages[4]: duplicate package "libyaml-dev" (first at system_packages[0])`,
+				`system_packages[5]: "x;rm" is not a Debian package name`,
 			},
 		},
 		{

@@ -65,6 +65,9 @@ var (
 	skillIDRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 	schemeRE  = regexp.MustCompile(`^[a-zA-Z][a-zA-Z0-9+.-]*://`)
 	scpRE     = regexp.MustCompile(`^[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:`)
+	// debianNameRE is Debian's grammar of a package name (Debian Policy
+	// 5.6.1): it never starts with a dash, so no name becomes an option.
+	debianNameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+$`)
 )
 
 // IsGitURL reports whether a repo source names a remote git repository
@@ -123,6 +126,7 @@ func (v *validator) bundle() {
 	} else if len(b.Skills) == 0 {
 		v.errf("skills", "at least one skill with run is required (or serve, for a bundle with its own server)")
 	}
+	v.systemPackages(b.SystemPackages)
 	seen := map[string]string{}
 	for i := range b.Skills {
 		p := fmt.Sprintf("skills[%d]", i)
@@ -135,6 +139,27 @@ func (v *validator) bundle() {
 		v.skill(p, sk)
 	}
 }
+
+// systemPackages checks the Debian package names: Debian's grammar, each
+// once.
+func (v *validator) systemPackages(pkgs []string) {
+	seen := map[string]int{}
+	for i, p := range pkgs {
+		ep := fmt.Sprintf("system_packages[%d]", i)
+		if first, dup := seen[p]; dup {
+			v.errf(ep, "duplicate package %q (first at system_packages[%d])", p, first)
+			continue
+		}
+		seen[p] = i
+		if !IsDebianPackage(p) {
+			v.errf(ep, "%q is not a Debian package name (lower-case letters, digits, '+', '-' and '.', at least two, starting with a letter or digit)", p)
+		}
+	}
+}
+
+// IsDebianPackage reports whether name follows Debian's grammar of package
+// names.
+func IsDebianPackage(name string) bool { return len(name) <= 128 && debianNameRE.MatchString(name) }
 
 func (v *validator) required(p, s string) {
 	if strings.TrimSpace(s) == "" {

@@ -20,6 +20,10 @@ type Bundle struct {
 	Check       []Command   `json:"check,omitempty" jsonschema:"description=Commands that must succeed in the repo directory, or the bundle is invalid."`
 	Skills      []Skill     `json:"skills,omitempty" jsonschema:"description=The agent's skills, each run as a process per task."`
 	Serve       Command     `json:"serve,omitempty" jsonschema:"description=Instead of skills with run: the bundle's own A2A server, started with {{port}} bound to a free port."`
+	// SystemPackages are the Debian packages the skills need to build and
+	// run (C libraries, Python modules from dist-packages, tools); an
+	// image built for the agent holds their files.
+	SystemPackages []string `json:"system_packages,omitempty" jsonschema:"description=Debian packages the skills need at build and run time (C libraries\\, system Python modules\\, tools); the docker and swarm runtimes put their files in the agent's image."`
 
 	// Path is the agent.yaml the bundle was loaded from; Dir its directory.
 	Path string `json:"-"`

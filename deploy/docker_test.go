@@ -455,6 +455,10 @@ func TestDockerPythonEnvironment(t *testing.T) {
 	if b.Skill("yamlkit") == nil {
 		t.Fatalf("generated skills = %v, want yamlkit", b.Skills)
 	}
+	// The Debian package the environment uses is recorded for the image.
+	if !slices.Contains(b.SystemPackages, "python3-yaml") {
+		t.Errorf("generated system_packages = %q, want python3-yaml", b.SystemPackages)
+	}
 	params := map[string]any{"type": "object", "properties": map[string]any{"content": map[string]any{"type": "string"}}, "required": []any{"content"}}
 	b.Skills = append(b.Skills,
 		bundle.Skill{ID: "installed", Name: "Installed", Description: "The console script pip installed into the venv.",
@@ -551,4 +555,79 @@ func taskStatus(task *a2a.Task) string {
 		s.WriteString(p.Text())
 	}
 	return s.String()
+}
+
+// TestDockerSystemPackages deploys a bundle whose shell script runs a
+// program that only its system_packages bring into the image: the image
+// holds the package's files and the libraries its program loads, and the
+// skill runs in the container.
+func TestDockerSystemPackages(t *testing.T) {
+	t.Parallel()
+	dc := dockerClient(t)
+	if err := exec.Command("dpkg-query", "-W", "jq").Run(); err != nil {
+		msg := "the Debian package jq is not installed: apt-get install jq"
+		if deploytest.Required() { // CI installs it (.ci/run)
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	exe := agentnetBinary(t)
+	ctx := t.Context()
+	var suffix [3]byte
+	rand.Read(suffix[:])
+	name := "dt-" + hex.EncodeToString(suffix[:]) + "-pick"
+	cleanupDocker(t, dc, []string{name})
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"agent.yaml": "version: 1\nname: pick\ndescription: Picks a field of a JSON document.\nsystem_packages: [jq]\nskills:\n" +
+			"  - id: pick\n    name: Pick\n    description: The value of the field a.\n" +
+			"    params: {type: object, properties: {text: {type: string}}, required: [text]}\n" +
+			"    run: [sh, \"{{bundle}}/pick.sh\", \"{{text}}\"]\n",
+		// jq is no POSIX tool: only the package brings it.
+		"pick.sh": "#!/bin/sh\nprintf '%s' \"$1\" | jq -r '.a | ascii_upcase'\n",
+	})
+	rt, err := deploy.Open("docker", deploy.Config{Self: exe, Env: os.Environ(), ReadyTimeout: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := rt.Up(ctx, deploy.Spec{Name: name, Bundle: dir})
+	if err != nil {
+		t.Fatalf("Up(pick) error = %v", err)
+	}
+	defer func() {
+		if err := rt.Down(context.WithoutCancel(ctx), a); err != nil {
+			t.Errorf("Down() error = %v", err)
+		}
+	}()
+	for _, p := range []string{"/usr/bin/jq", "/usr/share/doc/jq/copyright"} {
+		if _, err := dc.ContainerStatPath(ctx, a.ID, p); err != nil {
+			t.Errorf("the image lacks %s of the package jq: %v", p, err)
+		}
+	}
+	card, err := agentcard.DefaultResolver.Resolve(ctx, a.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := a2aclient.NewFromCard(ctx, card, a2aclient.WithDefaultsDisabled(), a2aclient.WithJSONRPCTransport(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Destroy()
+	res, err := cl.SendMessage(ctx, &a2a.SendMessageRequest{Message: a2a.NewMessage(a2a.MessageRoleUser, a2a.NewTextPart(`{"a": "in the image"}`))})
+	if err != nil {
+		t.Fatalf("SendMessage() error = %v", err)
+	}
+	task, ok := res.(*a2a.Task)
+	if !ok {
+		t.Fatalf("SendMessage() = %T, want a task", res)
+	}
+	var text strings.Builder
+	for _, art := range task.Artifacts {
+		for _, p := range art.Parts {
+			text.WriteString(p.Text())
+		}
+	}
+	if task.Status.State != a2a.TaskStateCompleted || !strings.Contains(text.String(), "IN THE IMAGE") {
+		t.Errorf("task = %s %q (%s), want completed with IN THE IMAGE", task.Status.State, text.String(), taskStatus(task))
+	}
 }

@@ -24,7 +24,9 @@
 //     directories of the Pythons in the image (Debian's dist-packages, say)
 //     the packages the bundle's Python files import, directly or through
 //     each other, read from their source without running it — with their
-//     metadata and the libraries of their extension modules;
+//     metadata and the libraries of their extension modules; and the
+//     files of the bundle's system_packages as dpkg lists them on this
+//     machine, with the shared libraries they load;
 //   - an agent image on top of it: the bundle directory (with the wrappers
 //     beside agent.yaml that {{bundle}} names) and its local repo (with its
 //     venv and the repo installed into it), committed from one container.

@@ -122,8 +122,8 @@ func (d *Builder) Image(ctx context.Context, name, dir string) (*Image, error) {
 }
 
 // Base returns the base image for the bundle: agentnet and every
-// program its skills, checks and own server run, with what they need, from this
-// machine's own files.
+// program its skills, checks and own server run, with what they need, and
+// the files of its system packages, from this machine's own files.
 func (d *Builder) Base(ctx context.Context, b *bundle.Bundle) (string, error) {
 	r := NewRootfs()
 	if err := d.Tools.AddAgentnet(r, d.self); err != nil {
@@ -166,6 +166,10 @@ func (d *Builder) Base(ctx context.Context, b *bundle.Bundle) (string, error) {
 		if err := d.Tools.AddCommand(r, argv0, repo); err != nil {
 			return "", err
 		}
+	}
+	// The Debian packages the skills need, as this machine has them.
+	if err := d.Tools.AddPackages(r, b.SystemPackages); err != nil {
+		return "", err
 	}
 	// The bundle's virtual environments run on an interpreter of this
 	// machine, and its Python code imports packages from the site

@@ -137,7 +137,7 @@ func withCLibs(ctx context.Context, lib *missingLibError, opts Options, logw io.
 	for round := 0; opts.InstallSystemDeps && round < 4; round++ {
 		pkgs, _ := debianDev(ctx, lib.names, opts.Env)
 		pkgs = slices.DeleteFunc(pkgs, func(p string) bool { return tried[p] })
-		rep := aptInstall(ctx, pkgs, opts.Env, logw)
+		rep := opts.apt.install(ctx, pkgs, opts.Env, logw)
 		if len(rep.Installed) == 0 {
 			break
 		}

@@ -53,6 +53,9 @@ type nodeSystem struct {
 	dirs func() []string
 	// install installs Debian packages; nil unless --install-system-deps.
 	install func(pkgs []string) *AptReport
+	// uses records the Debian packages that provide the modules a tool
+	// runs with (those not installed here are left out later); may be nil.
+	uses func(pkgs []string)
 }
 
 // debianNodeDirs lists Debian's Node module directories that exist: the
@@ -95,8 +98,9 @@ func debianNodePackage(name string) string {
 func nodeTools(ctx context.Context, r *repo, opts Options, logw io.Writer) ([]*Tool, []string) {
 	sys := &nodeSystem{dirs: debianNodeDirs}
 	if opts.InstallSystemDeps {
-		sys.install = func(pkgs []string) *AptReport { return aptInstall(ctx, pkgs, opts.Env, logw) }
+		sys.install = func(pkgs []string) *AptReport { return opts.apt.install(ctx, pkgs, opts.Env, logw) }
 	}
+	sys.uses = opts.apt.uses
 	return sys.tools(r)
 }
 
@@ -210,6 +214,13 @@ func (s *nodeSystem) tools(r *repo) ([]*Tool, []string) {
 			// through NODE_PATH, and npm (which needs a registry) is not
 			// run.
 			nodePath = s.dirs()
+			if s.uses != nil {
+				var pkgs []string
+				for _, d := range absent {
+					pkgs = append(pkgs, debianNodePackage(d))
+				}
+				s.uses(pkgs)
+			}
 			notes = append(notes, fmt.Sprintf("node: %s from the system's packages (%s), found through NODE_PATH; no npm install",
 				strings.Join(absent, ", "), strings.Join(nodePath, ":")))
 		} else {

@@ -75,7 +75,8 @@ func TestNodeDependencies(t *testing.T) {
 			if tc.nodeModules {
 				writeModules(t, filepath.Join(dir, "node_modules"), "greet", "@acme/util")
 			}
-			sys := &nodeSystem{dirs: func() []string { return []string{sysDir} }}
+			var uses []string
+			sys := &nodeSystem{dirs: func() []string { return []string{sysDir} }, uses: func(pkgs []string) { uses = append(uses, pkgs...) }}
 			var apt []string
 			if tc.install {
 				sys.install = func(pkgs []string) *AptReport {
@@ -114,6 +115,11 @@ func TestNodeDependencies(t *testing.T) {
 			}
 			if !slices.Equal(tool.Prog, wantProg) {
 				t.Fatalf("prog = %q, want %q", tool.Prog, wantProg)
+			}
+			// The system's packages the tool runs with are recorded for the
+			// bundle's system_packages.
+			if wantUses := []string{"node-acme-util", "node-greet"}; tc.wantEnv != slices.Equal(uses, wantUses) {
+				t.Errorf("packages used = %q, want %q: %v", uses, wantUses, tc.wantEnv)
 			}
 			if tc.wantNPM || noNode != nil {
 				return

@@ -194,7 +194,7 @@ func pythonEnvironment(ctx context.Context, sc *pyScan, opts Options, logw io.Wr
 				pkgs = append(pkgs, m.Debian)
 			}
 		}
-		e.Apt = aptInstall(ctx, pkgs, opts.Env, logw)
+		e.Apt = opts.apt.install(ctx, pkgs, opts.Env, logw)
 		cands = probePythons(ctx, opts.Env, modules)
 		e.Candidates = cands
 		e.Python = choosePython(cands, sc.RequiresPython, true)

@@ -56,6 +56,9 @@ type Options struct {
 	// machine's load, at most twelve times that); ProbeTimeout each help
 	// probe (default 20 seconds).
 	SetupTimeout, ProbeTimeout time.Duration
+
+	// apt records the packages apt-get installed (set by Generate).
+	apt *aptLog
 }
 
 // Result is the outcome of an analysis.
@@ -120,6 +123,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	}
 	logf("setup budget", "budget", limit.why)
 	res := &Result{}
+	opts.apt = &aptLog{}
 	sc, err := pythonScan(ctx, r, opts.Env)
 	if err != nil {
 		res.Notes = append(res.Notes, err.Error())
@@ -303,6 +307,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	b := compose(r, usable, text, opts)
 	res.Notes = append(res.Notes, r.leftOut...)
 	writeRoles(b)
+	b.SystemPackages = systemPackages(ctx, opts, pyEnv)
 	if len(b.Skills) == 0 {
 		return nil, fmt.Errorf("%w: the entry points offer no capability that could become a skill", ErrNoEntryPoints)
 	}
