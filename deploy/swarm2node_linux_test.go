@@ -16,11 +16,13 @@ import (
 
 	"github.com/docker/docker/api/types/container"
 	"github.com/docker/docker/api/types/filters"
+	"github.com/docker/docker/api/types/image"
 	"github.com/docker/docker/api/types/swarm"
 	"github.com/docker/docker/client"
 
 	"github.com/agentnet/agentnet/deploy"
 	"github.com/agentnet/agentnet/deploy/deploytest"
+	"github.com/agentnet/agentnet/deploy/docker"
 	swarmrt "github.com/agentnet/agentnet/deploy/swarm"
 )
 
@@ -31,10 +33,10 @@ import (
 // second agent's task can only run on the worker: its image must have been
 // loaded there through the worker's Docker API (AGENTNET_SWARM_NODES), and
 // its card must answer at its registered URL, through the gateway on the
-// manager and the overlay network between the nodes. Everything goes at the
-// end: the services, the worker, its namespace and link, and the swarm,
-// which the test makes for itself (advertising the veth address) and holds
-// alone while it runs.
+// manager and the overlay network between the nodes; Down removes what it
+// loaded onto the worker. Everything goes at the end: the services, the
+// worker, its namespace and link, and the swarm, which the test makes for
+// itself (advertising the veth address) and holds alone while it runs.
 func TestSwarmTwoNodes(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("a second Docker daemon in a network namespace needs root")
@@ -107,6 +109,14 @@ func TestSwarmTwoNodes(t *testing.T) {
 		}
 	}
 	waitNoContainers(ctx, t, wc, second)
+	// Down took what it loaded onto the worker away again, the gateway's
+	// image with the last agent (the worker holds nothing else of
+	// agentnet's).
+	imgs, err := wc.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(filters.Arg("label", docker.LabelManaged+"=true"))})
+	if err != nil || len(imgs) > 0 {
+		t.Errorf("images agentnet made are left on the worker after Down: %v, %v", imgs, err)
+	}
+	t.Logf("%s: both agents down", time.Since(start).Round(time.Second))
 }
 
 // vethNamespace is a network namespace joined to this one by a veth pair,
