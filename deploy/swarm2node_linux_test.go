@@ -114,7 +114,11 @@ func TestSwarmTwoNodes(t *testing.T) {
 	// agentnet's).
 	imgs, err := wc.ImageList(ctx, image.ListOptions{Filters: filters.NewArgs(filters.Arg("label", docker.LabelManaged+"=true"))})
 	if err != nil || len(imgs) > 0 {
-		t.Errorf("images agentnet made are left on the worker after Down: %v, %v", imgs, err)
+		var tags []string
+		for _, img := range imgs {
+			tags = append(tags, img.RepoTags...)
+		}
+		t.Errorf("images agentnet made are left on the worker after Down: %v %v", tags, err)
 	}
 	t.Logf("%s: both agents down", time.Since(start).Round(time.Second))
 }
