@@ -47,14 +47,14 @@ func TestSwarmTwoNodes(t *testing.T) {
 		}
 	}
 	dockerClient(t)
-	ctx, cancel := context.WithTimeout(t.Context(), 12*time.Minute)
-	defer cancel()
 	exe := agentnetBinary(t)
 	var suffix [3]byte
 	rand.Read(suffix[:])
 	id := hex.EncodeToString(suffix[:])
 	link := newVethNamespace(t, "an2n"+id, suffix[2])
 	dc := deploytest.OwnSwarm(t, link.hostIP, 15*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 12*time.Minute)
+	defer cancel()
 	start := time.Now()
 	wc := startNode(ctx, t, link)
 	t.Logf("%s: second daemon up in namespace %s", time.Since(start).Round(time.Second), link.ns)
