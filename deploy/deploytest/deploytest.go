@@ -82,7 +82,7 @@ func Swarm(t testing.TB) {
 	if err != nil {
 		skip("no Docker daemon answers: %v", err)
 	}
-	made := filepath.Join(os.TempDir(), "agentnet-swarm-test.made")
+	made := madePath()
 	switch info.Swarm.LocalNodeState {
 	case swarm.LocalNodeStateActive:
 		if !info.Swarm.ControlAvailable {
@@ -116,19 +116,30 @@ func Swarm(t testing.TB) {
 			return // the swarm was there before the tests
 		}
 		os.Remove(made)
-		if err := c.SwarmLeave(ctx, true); err != nil {
-			t.Errorf("leave the swarm the tests made: %v", err)
-		}
-		if string(marker) == "true" {
+		leave(t, c, string(marker) == "true")
+	})
+}
+
+// madePath is the marker saying a test made the engine's swarm; it holds
+// whether the docker_gwbridge network was there before.
+func madePath() string { return filepath.Join(os.TempDir(), "agentnet-swarm-test.made") }
+
+// leave makes the engine leave its swarm and removes the docker_gwbridge
+// network unless it was there before the swarm (hadBridge).
+func leave(t testing.TB, c *client.Client, hadBridge bool) {
+	ctx := context.Background()
+	if err := c.SwarmLeave(ctx, true); err != nil {
+		t.Errorf("leave the swarm the tests made: %v", err)
+	}
+	if hadBridge {
+		return
+	}
+	for i := 0; i < 50; i++ {
+		if err := c.NetworkRemove(ctx, "docker_gwbridge"); err == nil || strings.Contains(err.Error(), "not found") {
 			return
 		}
-		for i := 0; i < 50; i++ {
-			if err := c.NetworkRemove(ctx, "docker_gwbridge"); err == nil || strings.Contains(err.Error(), "not found") {
-				return
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-	})
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // lockFile opens one of the swarm tests' lock files, closed when the test

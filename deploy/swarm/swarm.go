@@ -330,6 +330,14 @@ func (s *Runtime) Down(ctx context.Context, a *deploy.Agent) error {
 	if err := s.removeService(ctx, a.ID); err != nil {
 		return fmt.Errorf("down %s: %w", a.Name, err)
 	}
+	// Loaded onto the other nodes: it goes from there too (a node that
+	// does not answer fails Down, once the rest is done).
+	var nodesErr error
+	if ref := svc.Spec.TaskTemplate.ContainerSpec.Image; ref == svc.Spec.Labels[LabelImage] {
+		if err := s.removeFromNodes(ctx, a.ID, ref); err != nil {
+			nodesErr = fmt.Errorf("down %s: %w", a.Name, err)
+		}
+	}
 	if ref := svc.Spec.TaskTemplate.ContainerSpec.Image; ref != svc.Spec.Labels[LabelImage] {
 		// A registry's name for the image: the tag goes, the image with
 		// the local one.
@@ -342,7 +350,41 @@ func (s *Runtime) Down(ctx context.Context, a *deploy.Agent) error {
 		return fmt.Errorf("down %s: %w", a.Name, err)
 	}
 	s.removeShared(ctx, base)
-	return nil
+	return nodesErr
+}
+
+// removeFromNodes removes the image ref that distribute loaded onto the
+// other nodes of EnvNodes, once the containers of the service id are gone
+// from them; an image agentnet did not make stays.
+func (s *Runtime) removeFromNodes(ctx context.Context, id, ref string) error {
+	engines, err := s.nodeEngines(ctx)
+	defer closeAll(engines)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, c := range engines {
+		if id != "" {
+			if err := removeContainers(ctx, c, id); err != nil {
+				errs = append(errs, fmt.Errorf("node %s: %w", c.DaemonHost(), err))
+				continue
+			}
+		}
+		img, err := c.ImageInspect(ctx, ref)
+		if err != nil || img.Config == nil || img.Config.Labels[agentimg.LabelManaged] != "true" {
+			continue
+		}
+		if _, err := c.ImageRemove(ctx, ref, image.RemoveOptions{}); err != nil && !cerrdefs.IsNotFound(err) {
+			errs = append(errs, fmt.Errorf("node %s: remove %s: %w", c.DaemonHost(), ref, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func closeAll(engines map[string]*client.Client) {
+	for _, c := range engines {
+		c.Close()
+	}
 }
 
 // removeService removes a service and then its containers on this node
@@ -353,15 +395,21 @@ func (s *Runtime) removeService(ctx context.Context, id string) error {
 	if err := s.api.ServiceRemove(ctx, id); err != nil && !cerrdefs.IsNotFound(err) {
 		return fmt.Errorf("remove service: %w", err)
 	}
+	return removeContainers(ctx, s.api, id)
+}
+
+// removeContainers removes the containers of the service id on the engine
+// c, waiting up to a minute for them to go.
+func removeContainers(ctx context.Context, c *client.Client, id string) error {
 	f := filters.NewArgs(filters.Arg("label", "com.docker.swarm.service.id="+id))
 	for start := time.Now(); time.Since(start) < time.Minute; time.Sleep(200 * time.Millisecond) {
-		cs, err := s.api.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
+		cs, err := c.ContainerList(ctx, container.ListOptions{All: true, Filters: f})
 		if err != nil || len(cs) == 0 {
 			return err
 		}
-		for _, c := range cs {
-			if c.Labels[agentimg.LabelManaged] == "true" {
-				_ = s.api.ContainerRemove(ctx, c.ID, container.RemoveOptions{Force: true})
+		for _, ct := range cs {
+			if ct.Labels[agentimg.LabelManaged] == "true" {
+				_ = c.ContainerRemove(ctx, ct.ID, container.RemoveOptions{Force: true})
 			}
 		}
 	}
@@ -398,7 +446,9 @@ func (s *Runtime) removeShared(ctx context.Context, bases ...string) {
 	}
 	for _, g := range gws {
 		if s.removeService(ctx, g.ID) == nil {
-			s.removeTags(ctx, g.Spec.TaskTemplate.ContainerSpec.Image)
+			ref := g.Spec.TaskTemplate.ContainerSpec.Image
+			_ = s.removeFromNodes(ctx, g.ID, ref)
+			s.removeTags(ctx, ref)
 		}
 	}
 	for _, name := range []string{Network, EdgeNetwork} {
@@ -508,6 +558,7 @@ func (s *Runtime) distribute(ctx context.Context, ref, nodeID string) (string, e
 		return ref, nil
 	}
 	engines, err := s.nodeEngines(ctx)
+	defer closeAll(engines)
 	if err != nil {
 		return "", err
 	}
@@ -524,7 +575,8 @@ func (s *Runtime) distribute(ctx context.Context, ref, nodeID string) (string, e
 	return ref, nil
 }
 
-// nodeEngines opens the Docker APIs listed in EnvNodes, by node id.
+// nodeEngines opens the Docker APIs listed in EnvNodes, by node id; the
+// caller closes them (also those it returns with an error).
 func (s *Runtime) nodeEngines(ctx context.Context) (map[string]*client.Client, error) {
 	out := map[string]*client.Client{}
 	for _, addr := range strings.Split(lookupEnv(s.cfg.Env, EnvNodes), ",") {
@@ -533,11 +585,12 @@ func (s *Runtime) nodeEngines(ctx context.Context) (map[string]*client.Client, e
 		}
 		c, err := docker.Client(addr)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", EnvNodes, addr, err)
+			return out, fmt.Errorf("%s: %s: %w", EnvNodes, addr, err)
 		}
 		info, err := c.Info(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %w", EnvNodes, addr, err)
+			c.Close()
+			return out, fmt.Errorf("%s: %s: %w", EnvNodes, addr, err)
 		}
 		out[info.Swarm.NodeID] = c
 	}
