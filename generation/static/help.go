@@ -89,7 +89,7 @@ func parseHelp(text string) *Command {
 	for i, ln := range post {
 		if indentOf(ln) > 0 && strings.HasPrefix(strings.TrimSpace(ln), "-") {
 			for _, it := range helpItems(post[i:]) {
-				if strings.HasPrefix(it.term, "-") {
+				if flagTerm(it.term) {
 					addFlag(c, it)
 				}
 			}
@@ -138,7 +138,7 @@ func parseHelp(text string) *Command {
 				if addSubGroup(c, it) {
 					continue
 				}
-				if strings.HasPrefix(it.term, "-") {
+				if flagTerm(it.term) {
 					addSectionFlag(c, it, s.header)
 					continue
 				}
@@ -148,7 +148,7 @@ func parseHelp(text string) *Command {
 			// A titled group of options ("INPUT:", "Output control:")
 			// is known by its items: a term starting with a dash is a flag.
 			for _, it := range items {
-				if strings.HasPrefix(it.term, "-") {
+				if flagTerm(it.term) {
 					addSectionFlag(c, it, s.header)
 				}
 			}
@@ -189,6 +189,15 @@ func parseHelp(text string) *Command {
 		}
 	}
 	return c
+}
+
+// flagTerm reports whether a help item's term defines an option: a dash
+// and a letter or digit ("-k", "--keys"), never a bullet ("- Column name
+// : -k name" lists values of an option in a section of prose).
+func flagTerm(term string) bool {
+	t := strings.TrimPrefix(term, "-")
+	t = strings.TrimPrefix(t, "-")
+	return len(t) < len(term) && t != "" && (unicode.IsLetter(rune(t[0])) || unicode.IsDigit(rune(t[0])))
 }
 
 // placeholderSections reads a section named for a usage placeholder —
