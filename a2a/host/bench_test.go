@@ -52,35 +52,7 @@ func BenchmarkRoundTrip(b *testing.B) {
 	}
 	b.Run("bare-message", func(b *testing.B) { benchSend(b, bareServer(b, benchMessage{})) })
 	b.Run("bare-echo", func(b *testing.B) { benchSend(b, bareServer(b, benchEcho{})) })
-	b.Run("host", func(b *testing.B) {
-		dir := b.TempDir()
-		y := "version: 1\nname: echo\ndescription: Echoes text.\nskills:\n  - id: echo\n    name: Echo\n    description: Echo the text.\n" +
-			"    params: {type: object, properties: {text: {type: string}}, required: [text]}\n    run: [echo, \"{{text}}\"]\n"
-		if err := os.WriteFile(filepath.Join(dir, bundle.FileName), []byte(y), 0o644); err != nil {
-			b.Fatal(err)
-		}
-		bd, err := bundle.Load(dir)
-		if err != nil {
-			b.Fatal(err)
-		}
-		// Served as serve does: every check, the default timeouts.
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			b.Fatal(err)
-		}
-		url := "http://" + ln.Addr().String() + "/"
-		h, err := host.New(bd, url, host.WithEnv(os.Environ()))
-		if err != nil {
-			b.Fatal(err)
-		}
-		srv := h.Server(host.DefaultTimeouts)
-		go srv.Serve(ln)
-		defer func() {
-			h.Close()
-			srv.Close()
-		}()
-		benchSend(b, url)
-	})
+	b.Run("host", func(b *testing.B) { benchSend(b, echoHost(b)) })
 	b.Run("process-start", func(b *testing.B) {
 		var p50 p50Timer
 		for b.Loop() {
@@ -96,27 +68,64 @@ func BenchmarkRoundTrip(b *testing.B) {
 	b.Run("process-contained", func(b *testing.B) { benchContained(b, echoPath) })
 }
 
+// echoHost serves, as serve does (every check, the default timeouts), a
+// bundle whose one skill runs echo, until the benchmark ends, and returns
+// its URL.
+func echoHost(b *testing.B) string {
+	dir := b.TempDir()
+	y := "version: 1\nname: echo\ndescription: Echoes text.\nskills:\n  - id: echo\n    name: Echo\n    description: Echo the text.\n" +
+		"    params: {type: object, properties: {text: {type: string}}, required: [text]}\n    run: [echo, \"{{text}}\"]\n"
+	if err := os.WriteFile(filepath.Join(dir, bundle.FileName), []byte(y), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	bd, err := bundle.Load(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	h, err := host.New(bd, url, host.WithEnv(os.Environ()))
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := h.Server(host.DefaultTimeouts)
+	go srv.Serve(ln)
+	b.Cleanup(func() {
+		h.Close()
+		srv.Close()
+	})
+	return url
+}
+
 // benchContained is process-start as the host runs a skill: in a
 // proc.Group of its own (a cgroup where one can be made), killed after.
 func benchContained(b *testing.B, echoPath string) {
 	var p50 p50Timer
 	for b.Loop() {
 		p50.start()
-		cmd := exec.Command(echoPath, "hello")
-		var out strings.Builder
-		cmd.Stdout = &out
-		g := proc.NewGroup()
-		if err := g.Start(cmd); err != nil {
-			b.Fatal(err)
-		}
-		err := cmd.Wait()
-		g.Kill()
+		benchContainedOnce(b, echoPath)
 		p50.stop()
-		if err != nil || out.String() != "hello\n" {
-			b.Fatalf("echo = %q, %v", out.String(), err)
-		}
 	}
 	p50.report(b)
+}
+
+// benchContainedOnce runs echo hello in a proc.Group and checks its output.
+func benchContainedOnce(b *testing.B, echoPath string) {
+	cmd := exec.Command(echoPath, "hello")
+	var out strings.Builder
+	cmd.Stdout = &out
+	g := proc.NewGroup()
+	if err := g.Start(cmd); err != nil {
+		b.Fatal(err)
+	}
+	err := cmd.Wait()
+	g.Kill()
+	if err != nil || out.String() != "hello\n" {
+		b.Fatalf("echo = %q, %v", out.String(), err)
+	}
 }
 
 // bareServer serves a bare a2a-go/v2 server with executor ex on loopback
@@ -125,7 +134,7 @@ func bareServer(b *testing.B, ex a2asrv.AgentExecutor) string {
 	srv := httptest.NewUnstartedServer(nil)
 	url := "http://" + srv.Listener.Addr().String() + "/"
 	card := &a2a.AgentCard{
-		Name: "echo", Description: "Echoes text.", Version: "1.0.0",
+		Name: "echo", Description: "Echoes text.", Version: "1.0.0", Capabilities: a2a.AgentCapabilities{Streaming: true},
 		SupportedInterfaces: []*a2a.AgentInterface{{URL: url, ProtocolBinding: a2a.TransportProtocolJSONRPC, ProtocolVersion: a2a.Version}},
 		DefaultInputModes:   []string{"text/plain"}, DefaultOutputModes: []string{"text/plain"},
 		Skills: []a2a.AgentSkill{{ID: "echo", Name: "Echo", Description: "Echo the text.", Tags: []string{"text"}}},

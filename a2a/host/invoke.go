@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"unicode/utf8"
 
@@ -123,7 +124,7 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		return nil, fmt.Errorf("work directory: %w", err)
 	}
 	if !h.cfg.keepWork {
-		defer os.RemoveAll(work)
+		defer removeWork(work)
 	}
 	saved, sums, err := saveFiles(work, req.files, h.fetchInto(ctx, req))
 	if err != nil {
@@ -278,6 +279,14 @@ func mkdirUnder(dir string) error {
 		return os.MkdirAll(dir, 0o755)
 	}
 	return err
+}
+
+// removeWork removes the work directory dir: one system call when the run
+// left it empty, as most runs that answer on standard output do.
+func removeWork(dir string) {
+	if syscall.Rmdir(dir) != nil {
+		_ = os.RemoveAll(dir)
+	}
 }
 
 func tail(stderr []byte) string {

@@ -7,7 +7,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -44,7 +46,8 @@ func runProcess(ctx context.Context, spec runSpec, register func(kill func())) (
 	if len(spec.argv) == 0 {
 		return nil, errors.New("empty argv")
 	}
-	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
+	cmd := exec.Command(programs.look(spec.argv[0]), spec.argv[1:]...)
+	cmd.Args[0] = spec.argv[0] // the name the program was called by
 	cmd.Dir = spec.dir
 	cmd.Env = spec.env
 	stdout := &headBuffer{max: spec.maxOutput}
@@ -214,4 +217,62 @@ func (b *tailBuffer) Write(p []byte) (int, error) {
 		b.buf = append(b.buf[:0], b.buf[over:]...)
 	}
 	return len(p), nil
+}
+
+// programs remembers where bare program names were found on PATH.
+var programs = &programCache{max: maxCachedPrograms}
+
+// maxCachedPrograms bounds the programs remembered: skills' run templates
+// name a few.
+const maxCachedPrograms = 256
+
+// programCache remembers where exec.LookPath found bare program names, so
+// that a run costs one stat of the program rather than one for every
+// directory on PATH before it (a dozen on a developer's PATH). A program
+// found is looked up again when it is no longer an executable file where
+// it was found, or PATH changed; one installed meanwhile earlier on PATH
+// is found when the one remembered goes. It is safe for concurrent use.
+type programCache struct {
+	max  int
+	mu   sync.Mutex
+	path string            // the PATH the entries were found on
+	at   map[string]string // name → absolute path
+}
+
+// look returns where name is found: an absolute path for a bare name found
+// on PATH, and name itself otherwise (a path, or a name not found: exec
+// reports it as it would).
+func (c *programCache) look(name string) string {
+	if name == "" || strings.ContainsRune(name, filepath.Separator) {
+		return name
+	}
+	path := os.Getenv("PATH")
+	c.mu.Lock()
+	if c.path != path {
+		c.path, c.at = path, nil
+	}
+	p, ok := c.at[name]
+	c.mu.Unlock()
+	if ok && executable(p) {
+		return p
+	}
+	p, err := exec.LookPath(name)
+	if err != nil || !filepath.IsAbs(p) {
+		return name
+	}
+	c.mu.Lock()
+	if c.path == path && (len(c.at) < c.max || c.at[name] != "") {
+		if c.at == nil {
+			c.at = map[string]string{}
+		}
+		c.at[name] = p
+	}
+	c.mu.Unlock()
+	return p
+}
+
+// executable reports whether p is a regular file with an execute bit.
+func executable(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
