@@ -13,6 +13,7 @@ import (
 	"github.com/agentnet/agentnet/internal/bm25"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/llm"
+	"github.com/agentnet/agentnet/internal/vocab"
 )
 
 // SkillMetadataKeys are the message (or request) metadata keys that name the
@@ -152,7 +153,7 @@ func understood(ch choice, skills []bundle.Skill, work string, req *request, sav
 		if bindGrade(sk, work, req, saved) != gradeUnderstood {
 			continue
 		}
-		if examplesShowKind(sk, saved) {
+		if examplesShowKind(sk, work, saved) {
 			return sk
 		}
 		if first == nil {
@@ -162,20 +163,15 @@ func understood(ch choice, skills []bundle.Skill, work string, req *request, sav
 	return first
 }
 
-// examplesShowKind reports whether one of sk's examples names a file with
-// the extension of one of files.
-func examplesShowKind(sk *bundle.Skill, files []string) bool {
+// examplesShowKind reports whether sk's examples name the kind of one of
+// the attached files: a file with its extension ("dogs.csv"), or its
+// format ("import CSV or JSON data").
+func examplesShowKind(sk *bundle.Skill, work string, files []string) bool {
+	named := vocab.MediaTypes(strings.Join(sk.Examples, "\n"))
 	for _, f := range files {
-		ext := strings.ToLower(filepath.Ext(f))
-		if len(ext) < 2 {
-			continue
-		}
-		for _, ex := range sk.Examples {
-			for _, w := range strings.FieldsFunc(strings.ToLower(ex), func(r rune) bool { return r == ' ' || r == '"' || r == '\'' || r == '`' }) {
-				if strings.HasSuffix(w, ext) && len(w) > len(ext) {
-					return true
-				}
-			}
+		mt, _, _ := mime.ParseMediaType(mediaTypeOfFile(f, filepath.Join(work, f)))
+		if mt != "" && slices.Contains(named, mt) {
+			return true
 		}
 	}
 	return false

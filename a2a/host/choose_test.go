@@ -101,6 +101,43 @@ skills:
 	if got.skill.ID != "memory" {
 		t.Errorf("bindFirst() chose %s (by %s), want memory", got.skill.ID, got.by)
 	}
+	// JSON records: the skill whose examples say it loads JSON.
+	both, err := bundle.Parse("agent.yaml", []byte(`version: 1
+name: tables
+description: d
+skills:
+  - id: query
+    name: query
+    description: Run an SQL query and print its results.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path, x-role: input-file}
+        sql: {type: string, x-role: query}
+      required: [file, sql]
+    run: [tables, query, "{{file}}", "{{sql}}"]
+  - id: memory
+    name: memory
+    description: Run an SQL query over data loaded in memory.
+    examples: [It loads CSV or JSON data and runs SQL queries against it.]
+    params:
+      type: object
+      properties:
+        paths: {type: array, items: {type: string}, format: path, x-role: input-file}
+        sql: {type: string, x-role: query}
+      required: [sql]
+    run: [tables, memory, "{{paths}}", "{{sql}}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "log.json"), []byte(`[{"shop": "a", "amount": 2}]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	chj := choice{skill: both.Skill("query"), by: "bm25", next: []*bundle.Skill{both.Skill("memory")}}
+	if got := bindFirst(chj, both.Skills, work, req, []string{"log.json"}); got.skill.ID != "memory" {
+		t.Errorf("bindFirst(JSON records) chose %s, want memory, whose examples load JSON", got.skill.ID)
+	}
 	text = "Import the rows of this sales log."
 	req = &request{text: text, instruction: text}
 	if got := bindFirst(ch, b.Skills, work, req, []string{"log.csv"}); got.skill.ID != "import" {
