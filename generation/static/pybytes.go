@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
@@ -38,6 +39,30 @@ func streamSchema(p pyParam) (map[string]any, string, bool) {
 	}
 	return nil, "", false
 }
+
+// fileLikeRE finds a docstring's word for an open file a function reads.
+var fileLikeRE = lazyregexp.New(`(?i)\bfile-like\b|\bfile objects?\b|\bopen(ed)? files?\b`)
+
+// readsAsStream reports whether a parameter's documentation says it takes
+// a file-like object: its own description does, or a sentence of the
+// summary that names it ("data can be a file-like object or a string").
+// Such a parameter is read as a stream, as one the body calls .read() on.
+func readsAsStream(name, desc string, doc *pyDoc) bool {
+	if fileLikeRE.MatchString(desc) {
+		return true
+	}
+	if doc == nil {
+		return false
+	}
+	for _, s := range strings.SplitAfter(doc.Summary, ". ") {
+		if fileLikeRE.MatchString(s) && slices.Contains(strings.FieldsFunc(s, notIdent), name) {
+			return true
+		}
+	}
+	return false
+}
+
+func notIdent(r rune) bool { return r != '_' && !unicode.IsLetter(r) && !unicode.IsDigit(r) }
 
 // returnsBytes reports whether f returns bytes, by its type hint or its
 // docstring.

@@ -44,6 +44,7 @@ type pyFunc struct {
 	Params      []pyParam `json:"params"`
 	Returns     string    `json:"returns"`
 	ReturnsNone bool      `json:"returns_none"`
+	ReturnsSelf bool      `json:"returns_self"` // every value it returns is self: it fills the object it is called on
 	Async       bool      `json:"async"`
 	Decorators  []string  `json:"decorators"`
 	Generator   bool      `json:"generator"`
@@ -103,6 +104,7 @@ type wrapCall struct {
 	Module     string      `json:"module"`
 	Target     string      `json:"target"`
 	Ctor       string      `json:"ctor,omitempty"`
+	Fill       string      `json:"fill,omitempty"` // the method that fills the object, made empty, from CtorParams
 	CtorParams []wrapParam `json:"ctor_params,omitempty"`
 	Member     string      `json:"member,omitempty"`
 	MemberKind string      `json:"member_kind,omitempty"` // call, attr, describe
@@ -320,6 +322,12 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 			}
 		}
 	}
+	fill := ""
+	if ctor == "" || ctor == "__init__" && len(ctorReq) == 0 {
+		if m, ps, props, req, u := loaderMethod(cl); m != nil {
+			ctor, fill, ctorParams, ctorProps, ctorReq, ctorUsed = "__init__", m.Name, ps, props, req, u
+		}
+	}
 	if ctor == "" {
 		return nil
 	}
@@ -327,7 +335,7 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 		used[k] = true
 	}
 	classDoc := docSentence(cl.Parsed.Summary, cl.Doc)
-	base := wrapCall{Module: it.Public, Target: it.Name, Ctor: ctor, CtorParams: ctorParams}
+	base := wrapCall{Module: it.Public, Target: it.Name, Ctor: ctor, Fill: fill, CtorParams: ctorParams}
 	vis := visibility(it)
 	var out []*capability
 	var undocumentedProps []string
@@ -339,7 +347,7 @@ func classCapabilities(it pyItem, cl *pyClass, readme map[string]bool) []*capabi
 		if reader {
 			break
 		}
-		if strings.HasPrefix(m.Name, "_") && m.Name != "__call__" || helperNameRE.MatchString(m.Name) || containerNameRE.MatchString(m.Name) || m.ReturnsNone && !m.Writes ||
+		if m.Name == fill || strings.HasPrefix(m.Name, "_") && m.Name != "__call__" || helperNameRE.MatchString(m.Name) || containerNameRE.MatchString(m.Name) || m.ReturnsNone && !m.Writes ||
 			isDecorated(&m, "staticmethod", "overload", "abstractmethod", "abc.abstractmethod") {
 			continue
 		}
@@ -612,6 +620,9 @@ func pyParams(params []pyParam, doc *pyDoc, used map[string]bool) ([]wrapParam, 
 			if d, ok := doc.Params[p.Name]; ok {
 				dtype, ddesc = d.Type, d.Desc
 			}
+		}
+		if p.Use == "" && readsAsStream(p.Name, ddesc, doc) {
+			p.Use = "read"
 		}
 		schema, conv, ok := pyParamSchema(p, dtype)
 		if !ok {
@@ -887,7 +898,27 @@ func docSentence(summary, doc string) string {
 	if strings.HasPrefix(s, ">>>") {
 		return ""
 	}
-	return sentence(s)
+	return sentence(plainRST(s))
+}
+
+// rstRoleRE finds a reStructuredText role or literal: :class:`~a.Table`,
+// :meth:`load <Table.load>`, “text“, `name`.
+var rstRoleRE = lazyregexp.New("(?::[\\w.:+-]+:)?`(`?)(~?)([^`<]+?)\\s*(?:<[^`>]*>)?`?`")
+
+// plainRST writes a docstring's roles and literals as their plain text:
+// the name a role refers to (its last part after "~"), a literal's text.
+func plainRST(s string) string {
+	if !strings.Contains(s, "`") {
+		return s
+	}
+	re := rstRoleRE.Regexp()
+	return re.ReplaceAllStringFunc(s, func(m string) string {
+		g := re.FindStringSubmatch(m)
+		if g[2] == "~" {
+			return g[3][strings.LastIndex(g[3], ".")+1:]
+		}
+		return g[3]
+	})
 }
 
 var camelRE = lazyregexp.New(`([a-z0-9])([A-Z])`)

@@ -936,10 +936,24 @@ def func_info(node, owner=None):
                  for n in ast.walk(node))
     return {
         "name": node.name, "doc": doc, "parsed": parse_doc(doc), "params": params,
-        "returns": unparse(node.returns), "returns_none": returns_none, "async": isinstance(node, ast.AsyncFunctionDef),
+        "returns": unparse(node.returns), "returns_none": returns_none, "returns_self": owner is not None and returns_self(node),
+        "async": isinstance(node, ast.AsyncFunctionDef),
         "decorators": decos, "generator": any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node)),
         "writes": writes, "line": node.lineno,
     }
+
+
+def returns_self(node):
+    """Whether every value the method returns is self (a loader or a
+    builder step that fills the object it is called on)."""
+    returns, todo = [], list(node.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Return):
+            returns.append(n)
+        elif not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(n))
+    return bool(returns) and all(isinstance(n.value, ast.Name) and n.value.id == "self" for n in returns)
 
 
 def class_info(node, module_defs):

@@ -374,8 +374,9 @@ def check():
         target = getattr(importlib.import_module(call["module"]), call["target"])
         if call.get("ctor") and call["ctor"] != "__init__":
             getattr(target, call["ctor"])
-        if call.get("member"):
-            getattr(target, call["member"])
+        for name in (call.get("fill"), call.get("member")):
+            if name:
+                getattr(target, name)
     print("ok: %d skills, modules %s" % (len(SPEC), ", ".join(sorted({c["module"] for c in SPEC.values()}))))
     return 0
 
@@ -420,7 +421,13 @@ def perform(call, given):
             raise ChainError(str(e))
     elif call.get("ctor"):
         pos, kw = arguments(call.get("ctor_params", []), given)
-        obj = settle(target(*pos, **kw) if call["ctor"] == "__init__" else getattr(target, call["ctor"])(*pos, **kw))
+        if call.get("fill"):
+            # Made empty, then filled from the inputs by a method that
+            # returns the object.
+            obj = target()
+            obj = settle(getattr(obj, call["fill"])(*pos, **kw)) or obj
+        else:
+            obj = settle(target(*pos, **kw) if call["ctor"] == "__init__" else getattr(target, call["ctor"])(*pos, **kw))
         kind = call.get("member_kind")
         if kind == "attr":
             result = getattr(obj, call["member"])
