@@ -61,19 +61,8 @@ func Jobs(t testing.TB) *docker.Jobs {
 // in error.
 func Swarm(t testing.TB) {
 	t.Helper()
-	skip := t.Skipf
-	if Required() {
-		skip = t.Fatalf
-	}
-	c, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
-	if err != nil {
-		skip("no Docker client: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c, skip := daemon(t)
 	ctx := context.Background()
-	if _, err := c.Info(ctx); err != nil {
-		skip("no Docker daemon answers: %v", err)
-	}
 	setup := lockFile(t, "setup")
 	users := lockFile(t, "users")
 	lock(t, setup, syscall.LOCK_EX)
@@ -118,6 +107,26 @@ func Swarm(t testing.TB) {
 		os.Remove(made)
 		leave(t, c, string(marker) == "true")
 	})
+}
+
+// daemon returns a client of the engine's daemon, closed when the test
+// ends, and how to give up on the test: skip it, or fail it when Required.
+// It gives up when no daemon answers.
+func daemon(t testing.TB) (*client.Client, func(string, ...any)) {
+	t.Helper()
+	skip := t.Skipf
+	if Required() {
+		skip = t.Fatalf
+	}
+	c, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+	if err != nil {
+		skip("no Docker client: %v", err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Info(context.Background()); err != nil {
+		skip("no Docker daemon answers: %v", err)
+	}
+	return c, skip
 }
 
 // madePath is the marker saying a test made the engine's swarm; it holds

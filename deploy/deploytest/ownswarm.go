@@ -25,19 +25,8 @@ import (
 // to leave it. It skips without a daemon (fails when Required).
 func OwnSwarm(t testing.TB, addr string, wait time.Duration) *client.Client {
 	t.Helper()
-	skip := t.Skipf
-	if Required() {
-		skip = t.Fatalf
-	}
-	c, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
-	if err != nil {
-		skip("no Docker client: %v", err)
-	}
-	t.Cleanup(func() { c.Close() })
+	c, _ := daemon(t)
 	ctx := context.Background()
-	if _, err := c.Info(ctx); err != nil {
-		skip("no Docker daemon answers: %v", err)
-	}
 	if err := lockAlone(t, wait); err != nil {
 		t.Fatal(err)
 	}
