@@ -1,0 +1,111 @@
+package host
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// entries lists the names under dir.
+func entries(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+func TestWorkDirsFreshAndRemoved(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	w := newWorkDirs(root, 2)
+	ref := filepath.Join(t.TempDir(), "ref")
+	if err := os.Mkdir(ref, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := os.Stat(ref)
+	seen := map[string]bool{}
+	for i := range 6 {
+		dir, err := w.take()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if seen[dir] || filepath.Dir(dir) != root || !strings.HasPrefix(filepath.Base(dir), workPrefix) {
+			t.Fatalf("take() = %s, want a new directory under %s", dir, root)
+		}
+		seen[dir] = true
+		if got := entries(t, dir); len(got) != 0 {
+			t.Fatalf("take() = %s holding %v, want it empty", dir, got)
+		}
+		if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm() != want.Mode().Perm() {
+			t.Fatalf("stat(%s) = %v, %v; want mode %v, as os.Mkdir(0o755) makes it", dir, fi.Mode(), err, want.Mode())
+		}
+		// A task that leaves files, one that leaves a tree, one that
+		// leaves nothing.
+		switch i % 3 {
+		case 0:
+			os.WriteFile(filepath.Join(dir, "out.txt"), []byte("x"), 0o644)
+		case 1:
+			os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755)
+			os.WriteFile(filepath.Join(dir, "a", "b", "f"), []byte("x"), 0o644)
+		}
+		w.drop(dir)
+	}
+	w.idle()
+	for dir := range seen {
+		if _, err := os.Lstat(dir); !os.IsNotExist(err) {
+			t.Errorf("%s after drop: %v, want it removed", dir, err)
+		}
+	}
+	// What is left are directories made ahead: empty, and no task's.
+	for _, name := range entries(t, root) {
+		if seen[filepath.Join(root, name)] || len(entries(t, filepath.Join(root, name))) != 0 {
+			t.Errorf("%s left in the root", name)
+		}
+	}
+	w.close()
+	if got := entries(t, root); len(got) != 0 {
+		t.Errorf("root after close holds %v, want nothing", got)
+	}
+	// After close, a task's directory goes as the task ends.
+	dir, err := w.take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "f"), nil, 0o644)
+	w.drop(dir)
+	if _, err := os.Lstat(dir); !os.IsNotExist(err) {
+		t.Errorf("%s after drop on a closed pool: %v, want it removed at once", dir, err)
+	}
+}
+
+// A root that is gone (removed under a running host) is made again.
+func TestWorkDirsRootGone(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "root")
+	w := newWorkDirs(root, 0)
+	defer w.close()
+	for range 2 {
+		dir, err := w.take()
+		if err != nil || filepath.Dir(dir) != root {
+			t.Fatalf("take() = %s, %v; want a directory under %s", dir, err, root)
+		}
+		w.drop(dir)
+		w.idle()
+		os.RemoveAll(root)
+	}
+	os.MkdirAll(root, 0o755)
+	dir, err := w.take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.drop(dir)
+	w.idle()
+	if got := entries(t, root); len(got) != 0 {
+		t.Errorf("root holds %v, want nothing (nothing made ahead)", got)
+	}
+}
