@@ -433,12 +433,10 @@ func coerce(params []bundle.Param, args map[string]any) {
 // place), and match the skill's outputs globs when it declares any.
 func collect(work string, globs []string, before inputs) ([]outFile, error) {
 	var out []outFile
-	err := filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+	walkWork(work, func(rel, p string, d fs.DirEntry) error {
+		if !d.Type().IsRegular() {
 			return nil
 		}
-		rel, _ := filepath.Rel(work, p)
-		rel = filepath.ToSlash(rel)
 		_, input := before[rel]
 		if !input && !matches(globs, rel) {
 			return nil
@@ -456,9 +454,6 @@ func collect(work string, globs []string, before inputs) ([]outFile, error) {
 		out = append(out, outFile{name: rel, mediaType: mediaTypeOfFile(rel, p), path: p, size: info.Size()})
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("collect outputs: %w", err)
-	}
 	return out, nil
 }
 

@@ -1,8 +1,10 @@
 package host
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -107,5 +109,46 @@ func TestWorkDirsRootGone(t *testing.T) {
 	w.idle()
 	if got := entries(t, root); len(got) != 0 {
 		t.Errorf("root holds %v, want nothing (nothing made ahead)", got)
+	}
+}
+
+// walkWork lists what filepath.WalkDir lists but the directories, in the
+// same order, following no link.
+func TestWalkWork(t *testing.T) {
+	work := t.TempDir()
+	outside := t.TempDir()
+	os.WriteFile(filepath.Join(outside, "secret"), []byte("x"), 0o644)
+	for _, f := range []string{"b.txt", "a/z", "a/b/c", "a.txt", ".hidden", "zz/y/x/w"} {
+		os.MkdirAll(filepath.Join(work, filepath.Dir(f)), 0o755)
+		os.WriteFile(filepath.Join(work, f), []byte(f), 0o644)
+	}
+	os.Mkdir(filepath.Join(work, "empty"), 0o755)
+	os.Symlink(outside, filepath.Join(work, "link-dir"))
+	os.Symlink(filepath.Join(outside, "secret"), filepath.Join(work, "a", "link-file"))
+	var want, got []string
+	filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(work, p)
+			want = append(want, filepath.ToSlash(rel)+" "+p+" "+d.Type().String())
+		}
+		return nil
+	})
+	walkWork(work, func(rel, p string, d fs.DirEntry) error {
+		got = append(got, rel+" "+p+" "+d.Type().String())
+		return nil
+	})
+	if !slices.Equal(got, want) {
+		t.Errorf("walkWork:\n%s\nwant (filepath.WalkDir):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var n int
+	walkWork(work, func(string, string, fs.DirEntry) error {
+		n++
+		if n == 2 {
+			return fs.SkipAll
+		}
+		return nil
+	})
+	if n != 2 {
+		t.Errorf("walkWork went on after fs.SkipAll: %d calls, want 2", n)
 	}
 }
