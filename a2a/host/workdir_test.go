@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -151,4 +152,39 @@ func TestWalkWork(t *testing.T) {
 	if n != 2 {
 		t.Errorf("walkWork went on after fs.SkipAll: %d calls, want 2", n)
 	}
+}
+
+// BenchmarkWorkDir is the work directory's cost on a task's path: made and
+// removed by the task itself (sync, as before workDirs), or taken from
+// those made ahead and given back for removal (pool; the worker's mkdir and
+// rmdir run beside it). Run it with:
+//
+//	go test ./a2a/host -run '^$' -bench WorkDir -benchtime 2000x
+func BenchmarkWorkDir(b *testing.B) {
+	b.Run("sync", func(b *testing.B) {
+		root := b.TempDir()
+		for i := 0; b.Loop(); i++ {
+			dir := filepath.Join(root, workPrefix+strconv.Itoa(i))
+			if err := mkdirUnder(dir); err != nil {
+				b.Fatal(err)
+			}
+			removeWork(dir)
+		}
+	})
+	b.Run("pool", func(b *testing.B) {
+		w := newWorkDirs(b.TempDir(), 4)
+		defer w.close()
+		for b.Loop() {
+			dir, err := w.take()
+			if err != nil {
+				b.Fatal(err)
+			}
+			w.drop(dir)
+			// A task takes far longer than this loop: let the worker
+			// keep up, as it does between tasks, outside the timing.
+			b.StopTimer()
+			w.idle()
+			b.StartTimer()
+		}
+	})
 }
