@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // workDirs gives each task a fresh, empty work directory under the work
@@ -28,15 +30,26 @@ type workDirs struct {
 	ahead int // directories to keep made ahead
 
 	mu     sync.Mutex
-	ready  []string // made ahead, empty, no task's yet
-	gone   []string // of ended tasks, to remove
-	busy   bool     // the worker runs
+	ready  []madeDir // made ahead, empty, no task's yet
+	gone   []string  // of ended tasks, to remove
+	busy   bool      // the worker runs
 	closed bool
 	wg     sync.WaitGroup
 }
 
+// madeDir is a directory made ahead, and when.
+type madeDir struct {
+	dir  string
+	made time.Time
+}
+
 // maxGone bounds the removals that wait for the worker.
 const maxGone = 64
+
+// staleAfter is how long a directory made ahead is given out: one older,
+// on a host that stood idle, may have gone with a cleaner of old files
+// (systemd-tmpfiles), so it is removed and a task makes its own.
+const staleAfter = time.Hour
 
 // workPrefix begins the name of every task's work directory.
 const workPrefix = "task-"
@@ -48,9 +61,18 @@ func newWorkDirs(root string, ahead int) *workDirs {
 // take returns a fresh, empty work directory of the task's own.
 func (w *workDirs) take() (string, error) {
 	w.mu.Lock()
+	// The oldest come first: those made too long ago go.
+	i := slices.IndexFunc(w.ready, func(m madeDir) bool { return time.Since(m.made) < staleAfter })
+	if i < 0 {
+		i = len(w.ready)
+	}
+	for _, m := range w.ready[:i] {
+		w.gone = append(w.gone, m.dir)
+	}
+	w.ready = slices.Delete(w.ready, 0, i)
 	var dir string
 	if n := len(w.ready); n > 0 {
-		dir, w.ready = w.ready[n-1], w.ready[:n-1]
+		dir, w.ready = w.ready[n-1].dir, w.ready[:n-1]
 	}
 	w.kickLocked()
 	w.mu.Unlock()
@@ -130,7 +152,7 @@ func (w *workDirs) work() {
 				}
 				return
 			}
-			w.ready = append(w.ready, dir)
+			w.ready = append(w.ready, madeDir{dir, time.Now()})
 			w.mu.Unlock()
 		default:
 			w.busy = false
@@ -148,7 +170,10 @@ func (w *workDirs) close() {
 	w.mu.Unlock()
 	w.wg.Wait()
 	w.mu.Lock()
-	left := append(w.ready, w.gone...)
+	left := w.gone
+	for _, m := range w.ready {
+		left = append(left, m.dir)
+	}
 	w.ready, w.gone = nil, nil
 	w.mu.Unlock()
 	for _, dir := range left {

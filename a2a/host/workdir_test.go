@@ -188,3 +188,41 @@ func BenchmarkWorkDir(b *testing.B) {
 		}
 	})
 }
+
+// A directory made ahead long ago (it may have gone with a cleaner of old
+// files) is not given out: it is removed, and the task gets a new one.
+func TestWorkDirsStale(t *testing.T) {
+	root := t.TempDir()
+	w := newWorkDirs(root, 2)
+	defer w.close()
+	dir, err := w.take()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.drop(dir)
+	w.idle()
+	w.mu.Lock()
+	if len(w.ready) != 2 {
+		t.Fatalf("%d directories made ahead, want 2", len(w.ready))
+	}
+	old := map[string]bool{}
+	for i := range w.ready {
+		w.ready[i].made = w.ready[i].made.Add(-2 * staleAfter)
+		old[w.ready[i].dir] = true
+	}
+	w.mu.Unlock()
+	got, err := w.take()
+	if err != nil || old[got] {
+		t.Fatalf("take() = %s, %v; want a new directory, not one made ahead long ago", got, err)
+	}
+	if _, err := os.Stat(got); err != nil {
+		t.Fatal(err)
+	}
+	w.drop(got)
+	w.idle()
+	for d := range old {
+		if _, err := os.Lstat(d); !os.IsNotExist(err) {
+			t.Errorf("stale %s: %v, want it removed", d, err)
+		}
+	}
+}
