@@ -72,6 +72,14 @@ func BenchmarkRoundTrip(b *testing.B) {
 // bundle whose one skill runs echo, until the benchmark ends, and returns
 // its URL.
 func echoHost(b *testing.B) string {
+	url, _ := echoHostSettled(b)
+	return url
+}
+
+// echoHostSettled is echoHost, also returning a function that waits until
+// the host's work left for after its tasks (removing their work
+// directories) is done.
+func echoHostSettled(b *testing.B) (string, func()) {
 	dir := b.TempDir()
 	y := "version: 1\nname: echo\ndescription: Echoes text.\nskills:\n  - id: echo\n    name: Echo\n    description: Echo the text.\n" +
 		"    params: {type: object, properties: {text: {type: string}}, required: [text]}\n    run: [echo, \"{{text}}\"]\n"
@@ -97,7 +105,7 @@ func echoHost(b *testing.B) string {
 		h.Close()
 		srv.Close()
 	})
-	return url
+	return url, func() { host.WorkIdle(h) }
 }
 
 // benchContained is process-start as the host runs a skill: in a

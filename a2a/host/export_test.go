@@ -15,3 +15,6 @@ func StoredVersion(h *Host, id a2a.TaskID) int64 {
 	}
 	return int64(st.Version)
 }
+
+// WorkIdle waits until every ended task's work directory is removed.
+func WorkIdle(h *Host) { h.work.idle() }

@@ -197,6 +197,7 @@ type Host struct {
 	log      *slog.Logger
 	workRoot string
 	ownsRoot bool
+	work     *workDirs // the tasks' work directories under workRoot
 
 	mux   *http.ServeMux
 	guard *guard // the checks before mux
@@ -284,6 +285,9 @@ func Start(ctx context.Context, b *bundle.Bundle, url string, opts ...Option) (*
 		return nil, fmt.Errorf("host %s: work root: %w", b.Name, err)
 	}
 
+	// A directory made ahead for each task that may start at once, up to
+	// a few: a burst beyond makes its own.
+	h.work = newWorkDirs(h.workRoot, min(cap(h.slots), 4))
 	h.agent = &agent{h: h}
 	h.spool = &spool{dir: filepath.Join(h.workRoot, ".spool")}
 	h.store = newTaskStore(cfg.taskTTL, cfg.maxTasks)
@@ -456,6 +460,7 @@ func (h *Host) Close() error {
 		k()
 	}
 	h.wg.Wait()
+	h.work.close()
 	h.grpc.Stop()
 	h.spool.clear()
 	h.files.clear()

@@ -61,16 +61,14 @@ func fileSum(p string) (contentSum, error) {
 // files the host hashed as it wrote them, by path relative to work.
 func snapshot(work string, known map[string]contentSum) inputs {
 	in := inputs{}
-	_ = filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
+	walkWork(work, func(rel, p string, d fs.DirEntry) error {
+		if !d.Type().IsRegular() {
 			return nil
 		}
 		info, err := d.Info()
 		if err != nil {
 			return nil
 		}
-		rel, _ := filepath.Rel(work, p)
-		rel = filepath.ToSlash(rel)
 		sum, ok := known[rel]
 		if !ok {
 			if sum, err = fileSum(p); err != nil {
@@ -81,6 +79,36 @@ func snapshot(work string, known map[string]contentSum) inputs {
 		return nil
 	})
 	return in
+}
+
+// walkWork calls fn for every entry under the work directory that is not a
+// directory, in lexical order, with its path relative to work
+// (slash-separated) and its path; it descends into directories and follows
+// no symbolic link, as filepath.WalkDir, skipping what it cannot read. It
+// stops when fn returns fs.SkipAll. Unlike filepath.WalkDir it does not
+// stat the work directory itself, which the host has just made or read.
+func walkWork(work string, fn func(rel, p string, d fs.DirEntry) error) {
+	var walk func(dir, rel string) bool
+	walk = func(dir, rel string) bool {
+		entries, _ := os.ReadDir(dir) // what was read before an error
+		for _, d := range entries {
+			r, p := d.Name(), filepath.Join(dir, d.Name())
+			if rel != "" {
+				r = rel + "/" + r
+			}
+			if d.IsDir() {
+				if !walk(p, r) {
+					return false
+				}
+				continue
+			}
+			if fn(r, p, d) == fs.SkipAll {
+				return false
+			}
+		}
+		return true
+	}
+	walk(work, "")
 }
 
 // unchanged reports whether rel, now at p with stat info, is an input whose

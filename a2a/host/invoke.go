@@ -17,7 +17,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"unicode/utf8"
 
@@ -118,13 +117,13 @@ var errKilled = &failure{msg: "canceled"}
 // invoke performs one request: choose, bind, validate, run, collect. Errors
 // are *failure for the caller's eyes; anything else is an internal error.
 func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) (_ *outcome, err error) {
-	work := filepath.Join(h.workRoot, safeName(req.taskID, "task"))
-	if err := mkdirUnder(work); err != nil {
+	work, err := h.workDir(req.taskID)
+	if err != nil {
 		req.dropSpooled()
 		return nil, fmt.Errorf("work directory: %w", err)
 	}
 	if !h.cfg.keepWork {
-		defer removeWork(work)
+		defer h.work.drop(work)
 	}
 	saved, sums, err := saveFiles(work, req.files, h.fetchInto(ctx, req))
 	if err != nil {
@@ -269,24 +268,6 @@ func (h *Host) invoke(ctx context.Context, req *request, progress func(string)) 
 		out.files = append(out.files, outFile{name: name, mediaType: mediaTypeOf(name, data), data: data, size: int64(len(data))})
 	}
 	return out, nil
-}
-
-// mkdirUnder makes dir, whose parent normally exists (the work root): one
-// system call where os.MkdirAll takes two.
-func mkdirUnder(dir string) error {
-	err := os.Mkdir(dir, 0o755)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrExist) {
-		return os.MkdirAll(dir, 0o755)
-	}
-	return err
-}
-
-// removeWork removes the work directory dir: one system call when the run
-// left it empty, as most runs that answer on standard output do.
-func removeWork(dir string) {
-	if syscall.Rmdir(dir) != nil {
-		_ = os.RemoveAll(dir)
-	}
 }
 
 func tail(stderr []byte) string {
@@ -452,12 +433,10 @@ func coerce(params []bundle.Param, args map[string]any) {
 // place), and match the skill's outputs globs when it declares any.
 func collect(work string, globs []string, before inputs) ([]outFile, error) {
 	var out []outFile
-	err := filepath.WalkDir(work, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+	walkWork(work, func(rel, p string, d fs.DirEntry) error {
+		if !d.Type().IsRegular() {
 			return nil
 		}
-		rel, _ := filepath.Rel(work, p)
-		rel = filepath.ToSlash(rel)
 		_, input := before[rel]
 		if !input && !matches(globs, rel) {
 			return nil
@@ -475,9 +454,6 @@ func collect(work string, globs []string, before inputs) ([]outFile, error) {
 		out = append(out, outFile{name: rel, mediaType: mediaTypeOfFile(rel, p), path: p, size: info.Size()})
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("collect outputs: %w", err)
-	}
 	return out, nil
 }
 
