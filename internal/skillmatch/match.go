@@ -89,26 +89,42 @@ func weightedDice(a, b map[string]bool, idf map[string]float64) float64 {
 // its idf (1 when missing), a word of one text that the other lacks but
 // holds a synonym of (lexicon.RelatedStems) at syn of its weight.
 type words struct {
-	idf  map[string]float64
-	syn  float64
-	syns map[string][]string // each word's synonyms among the repo's words
+	idf map[string]float64
+	syn float64
+	// syns: each word's synonyms among the repo's words, and the words
+	// derived from it or it from (lexicon.Derived: "describ" and
+	// "descript", the verb and its noun, whose stems differ).
+	syns map[string][]string
+	// opposite: each word's antonyms among the repo's words
+	// (lexicon.Antonyms): "encod" of "decod".
+	opposite map[string][]string
 }
 
 // newWords returns the weigher of a repo whose skills' words are sets.
 func newWords(sets []map[string]bool, syn float64) *words {
 	ws := &words{idf: idfOver(sets), syn: syn}
+	ws.opposite = ws.among(lexicon.Antonyms)
 	if syn == 0 {
 		return ws
 	}
-	ws.syns = map[string][]string{}
+	ws.syns = ws.among(func(w string) []string {
+		return append(lexicon.Synonyms(w), lexicon.Derived(w)...)
+	})
+	return ws
+}
+
+// among returns, for each word of the repo, the words of the repo that
+// related lists.
+func (ws *words) among(related func(string) []string) map[string][]string {
+	out := map[string][]string{}
 	for w := range ws.idf {
-		for _, v := range lexicon.Synonyms(w) {
+		for _, v := range related(w) {
 			if _, ok := ws.idf[v]; ok {
-				ws.syns[w] = append(ws.syns[w], v)
+				out[w] = append(out[w], v)
 			}
 		}
 	}
-	return ws
+	return out
 }
 
 func (ws *words) weight(t string) float64 {
@@ -389,9 +405,15 @@ type pairReading struct {
 	// param: the closest parameter's weighted Dice coefficient against
 	// the ground-truth skill's label or opening.
 	param float64
+	// reversed: the generated skill does the reverse of the ground-truth
+	// skill (see words.reversed).
+	reversed bool
 }
 
 func (p pairReading) score() float64 {
+	if p.reversed {
+		return 0
+	}
 	return max(p.dice, nameInWeight*p.nameIn, truthInWeight*p.truthIn, paramWeight*p.param)
 }
 
@@ -407,9 +429,32 @@ func readPair(g, t readSkill, ws *words, idfCap float64) pairReading {
 			p.param = max(p.param, ws.dice(pv, tv))
 		}
 	}
+	p.reversed = ws.reversed(g, t)
 	p.nameIn = ws.share(g.label, t.all, idfCap)
 	p.truthIn = ws.share(t.label, g.all, idfCap)
 	return p
+}
+
+// reversed reports whether the generated skill g does the reverse of the
+// ground-truth skill t: t's label names an operation ("msgpack-decode")
+// whose opposite (lexicon.Antonyms: "encode") g's label or opening
+// sentence names, while nothing of g names the operation itself and t's
+// opening does not name the opposite. Texts that name an operation and its
+// reverse share most of their other words (the format, the data), so the
+// evidence of those words must not make "encode" serve a request to
+// "decode"; a program whose texts name both directions offers both.
+func (ws *words) reversed(g, t readSkill) bool {
+	for a := range t.label {
+		if g.all[a] {
+			continue
+		}
+		for _, b := range ws.opposite[a] {
+			if g.views[1][b] && !t.views[1][b] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // share is how much of a is found in b, in 0–1: the idf weights of
