@@ -117,3 +117,29 @@ func TestDerived(t *testing.T) {
 		t.Errorf("derivation table: %v", err)
 	}
 }
+
+// TestAntonyms reads the embedded antonym table: an operation and its
+// reverse are opposites in either direction; synonyms and derivations are
+// not.
+func TestAntonyms(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"encod", "decod", true},
+		{"decod", "encod", true},
+		{"compress", "decompress", true},
+		{"pack", "unpack", true},
+		{"extract", "pull", false},
+		{"describ", "descript", false},
+		{"nosuchstem", "decod", false},
+	} {
+		if got := slices.Contains(Antonyms(tc.a), tc.b); got != tc.want {
+			t.Errorf("Antonyms(%q) holds %q = %v, want %v (Antonyms = %q)", tc.a, tc.b, got, tc.want, Antonyms(tc.a))
+		}
+	}
+	if _, err := parse(antonymTable); err != nil {
+		t.Errorf("antonym table: %v", err)
+	}
+}
