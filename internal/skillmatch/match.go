@@ -367,6 +367,12 @@ type readSkill struct {
 	// one program's parameters often offer several capabilities.
 	paramViews []map[string]bool
 	all        map[string]bool // every word above
+	// modes are the one-word names of its described parameters: a
+	// program's modes ("encrypt: Encrypt the input to the output").
+	modes map[string]bool
+	// verb is a ground-truth skill's operation: the first word of its
+	// description, which an annotation opens with ("Encrypt a file for...").
+	verb string
 }
 
 func readGenerated(g Skill) readSkill {
@@ -377,6 +383,14 @@ func readGenerated(g Skill) readSkill {
 			r.params[w] = true
 		}
 		r.paramViews = append(r.paramViews, pv)
+		if name, desc, _ := strings.Cut(p, ":"); strings.TrimSpace(desc) != "" {
+			if nw := tokenize(name); len(nw) == 1 {
+				if r.modes == nil {
+					r.modes = map[string]bool{}
+				}
+				r.modes[nw[0]] = true
+			}
+		}
 	}
 	r.all = union(r.label, r.views[len(r.views)-1], r.params)
 	return r
@@ -385,6 +399,9 @@ func readGenerated(g Skill) readSkill {
 func readTruth(t Skill) readSkill {
 	r := readSkill{label: identWords(t.ID), views: views(t.ID, t.Description), params: map[string]bool{}}
 	r.all = union(r.label, r.views[len(r.views)-1])
+	if ws := tokenize(t.Description); len(ws) > 0 {
+		r.verb = ws[0]
+	}
 	return r
 }
 
@@ -408,6 +425,9 @@ type pairReading struct {
 	// reversed: the generated skill does the reverse of the ground-truth
 	// skill (see words.reversed).
 	reversed bool
+	// mode: one of the generated skill's described parameters is named by
+	// the ground-truth skill's operation (readSkill.verb).
+	mode bool
 }
 
 func (p pairReading) score() float64 {
@@ -430,6 +450,7 @@ func readPair(g, t readSkill, ws *words, idfCap float64) pairReading {
 		}
 	}
 	p.reversed = ws.reversed(g, t)
+	p.mode = t.verb != "" && g.modes[t.verb]
 	p.nameIn = ws.share(g.label, t.all, idfCap)
 	p.truthIn = ws.share(t.label, g.all, idfCap)
 	return p
@@ -529,7 +550,12 @@ var (
 // its own, which the program's main one does not outshine. A repo's only
 // generated skill needs soleShare of threshold: no other skill competes
 // for the capabilities, and the repo's annotated capabilities are what its
-// one entry point offers unless the texts say little of them.
+// one entry point offers unless the texts say little of them. So does a
+// skill with a mode for the capability, whatever its rivals: a described
+// parameter named by the operation the ground-truth description opens
+// with ("encrypt: Encrypt the input" for "Encrypt a file for recipients'
+// keys", "list: Lists the tags" for "List the metadata tags") is an entry
+// point of its own for it.
 func decide(rs [][]pairReading, threshold float64) [][]bool {
 	sims := scores(rs)
 	same := make([][]bool, len(sims))
@@ -557,7 +583,8 @@ func decide(rs [][]pairReading, threshold float64) [][]bool {
 		for i := range sims {
 			s := sims[i][j]
 			same[i][j] = s >= th && s >= colShare*top &&
-				(s >= rowShare*rowTop[i] || paramWeight*rs[i][j].param >= threshold)
+				(s >= rowShare*rowTop[i] || paramWeight*rs[i][j].param >= threshold) ||
+				rs[i][j].mode && s >= soleShare*threshold
 		}
 	}
 	return same

@@ -224,3 +224,39 @@ func TestPairsKeepDirection(t *testing.T) {
 		t.Errorf("Pairs(a program that encodes and decodes) = %v, want it to offer base58-decode", got)
 	}
 }
+
+// TestModeParameterOffersOperation: a program whose described parameter is
+// named by the operation an annotated capability opens with ("--list:
+// print the tags") offers that capability on the evidence a lone program
+// needs — the parameter is an entry point of its own — while a parameter
+// named otherwise, or the name without a description, does not.
+func TestModeParameterOffersOperation(t *testing.T) {
+	t.Parallel()
+	truth := []Skill{
+		{ID: "song-metadata", Description: "List the metadata tags of a song file: title, artist, album, year."},
+		{ID: "tag-copying", Description: "Copy every tag of one song file to another."},
+		{ID: "header-check", Description: "Check that a song file's header is well formed."},
+	}
+	gen := []Skill{
+		{ID: "tagedit", Description: "A replacement for an older tag editor of song files.", Params: []string{
+			"list: Print the tags, one a line.", "comment: Set the comment.", "file"}},
+		{ID: "tagcopy", Description: "Copies tags from one song file to another."},
+		{ID: "taginfo", Description: "Full tag listing of any given song file."},
+	}
+	rs := readings(gen, truth, SynonymWeight)
+	if s := rs[0][0].score(); s >= DefaultThreshold || s < soleShare*DefaultThreshold {
+		t.Fatalf("tagedit × song-metadata scores %.3f: want it between %.3f and %.3f for this test to mean anything", s, soleShare*DefaultThreshold, DefaultThreshold)
+	}
+	want := [][]bool{{true, false, false}, {false, true, false}, {true, false, false}}
+	if got := Pairs(gen, truth, DefaultThreshold); !cmp.Equal(got, want) {
+		t.Errorf("Pairs = %v, want %v", got, want)
+	}
+	gen[0].Params = []string{"list", "comment: Set the comment.", "file"}
+	if got := Pairs(gen, truth, DefaultThreshold); got[0][0] {
+		t.Errorf("Pairs(a list parameter without a description)[tagedit][song-metadata] = true, want false")
+	}
+	gen[0].Params = []string{"show: Print the tags, one a line.", "comment: Set the comment.", "file"}
+	if got := Pairs(gen, truth, DefaultThreshold); got[0][0] {
+		t.Errorf("Pairs(a parameter named otherwise)[tagedit][song-metadata] = true, want false")
+	}
+}
