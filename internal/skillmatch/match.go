@@ -383,17 +383,25 @@ func readGenerated(g Skill) readSkill {
 			r.params[w] = true
 		}
 		r.paramViews = append(r.paramViews, pv)
-		if name, desc, _ := strings.Cut(p, ":"); strings.TrimSpace(desc) != "" {
-			if nw := tokenize(name); len(nw) == 1 {
-				if r.modes == nil {
-					r.modes = map[string]bool{}
-				}
-				r.modes[nw[0]] = true
+		if m, ok := modeOf(p); ok {
+			if r.modes == nil {
+				r.modes = map[string]bool{}
 			}
+			r.modes[m] = true
 		}
 	}
 	r.all = union(r.label, r.views[len(r.views)-1], r.params)
 	return r
+}
+
+// modeOf returns the word a parameter ("name: description") names, when
+// its name is one word and it has a description: a mode of its program.
+func modeOf(param string) (string, bool) {
+	name, desc, _ := strings.Cut(param, ":")
+	if nw := tokenize(name); len(nw) == 1 && strings.TrimSpace(desc) != "" {
+		return nw[0], true
+	}
+	return "", false
 }
 
 func readTruth(t Skill) readSkill {
