@@ -14,7 +14,7 @@ import (
 	"github.com/agentnet/agentnet/internal/bm25"
 )
 
-//go:generate go run ./internal/mklexicon -wordnet /usr/share/wordnet -out wordnet.txt.gz
+//go:generate go run ./internal/mklexicon -wordnet /usr/share/wordnet -out wordnet.txt.gz -derived derived.txt.gz -antonyms antonyms.txt.gz
 
 // table is the synset table internal/mklexicon writes: gzip text, one
 // synset a line of "stem:rank" fields, the rank being the synset's place
@@ -22,6 +22,20 @@ import (
 //
 //go:embed wordnet.txt.gz
 var table []byte
+
+// derivedTable is the derivation table internal/mklexicon writes, in the
+// synset table's format: one line a pair of words WordNet derives one
+// from the other ("describe" and "description", "analyze" and "analysis").
+//
+//go:embed derived.txt.gz
+var derivedTable []byte
+
+// antonymTable is the antonym table internal/mklexicon writes, in the
+// synset table's format: one line a pair of words WordNet gives as
+// opposites ("encode" and "decode", "compress" and "decompress").
+//
+//go:embed antonyms.txt.gz
+var antonymTable []byte
 
 // License is WordNet's license, which must accompany its data.
 //
@@ -55,13 +69,19 @@ type tableIndex struct {
 	synsets [][]member
 }
 
-var index = sync.OnceValue(func() *tableIndex {
-	x, err := parse(table)
+var (
+	index        = sync.OnceValue(func() *tableIndex { return mustParse(table) })
+	derivedIndex = sync.OnceValue(func() *tableIndex { return mustParse(derivedTable) })
+	antonymIndex = sync.OnceValue(func() *tableIndex { return mustParse(antonymTable) })
+)
+
+func mustParse(data []byte) *tableIndex {
+	x, err := parse(data)
 	if err != nil {
 		panic(fmt.Sprintf("embedded lexicon table is corrupt: %v", err)) // built by go generate
 	}
 	return x
-})
+}
 
 func parse(data []byte) (*tableIndex, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
@@ -124,8 +144,23 @@ func RelatedStems(a, b string) bool {
 }
 
 // Synonyms returns the stems related to stem (see RelatedStems), each once.
-func Synonyms(stem string) []string {
-	x := index()
+func Synonyms(stem string) []string { return related(index(), stem) }
+
+// Derived returns the stems WordNet derives from stem or stem from, each
+// once: "describ" and "descript", "analyz" and "analysi" — one word's
+// verb and noun, whose Snowball stems differ. As with synonyms, the
+// derivation must join a sense among the first Senses of one of the two,
+// and stems that are forms of one word (one the beginning of the other)
+// are not listed.
+func Derived(stem string) []string { return related(derivedIndex(), stem) }
+
+// Antonyms returns the stems WordNet gives as opposites of stem, each once:
+// "encod" and "decod", "compress" and "decompress", "pack" and "unpack" —
+// words that name an operation and its reverse. As with synonyms, the
+// pair must join a sense among the first Senses of one of the two.
+func Antonyms(stem string) []string { return related(antonymIndex(), stem) }
+
+func related(x *tableIndex, stem string) []string {
 	var out []string
 	for _, e := range x.stems[stem] {
 		for _, m := range x.synsets[e.synset] {

@@ -91,3 +91,55 @@ func BenchmarkRelatedStems(b *testing.B) {
 		RelatedStems("extract", "pull")
 	}
 }
+
+// TestDerived reads the embedded derivation table: a verb and its noun
+// whose stems differ are derived, in either direction; forms of one word,
+// synonyms that are not derivations, and unknown words are not.
+func TestDerived(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"describ", "descript", true},
+		{"descript", "describ", true},
+		{"analyz", "analysi", true},
+		{"convert", "convers", true},
+		{"convert", "convertor", false},
+		{"extract", "pull", false},
+		{"nosuchstem", "descript", false},
+	} {
+		if got := slices.Contains(Derived(tc.a), tc.b); got != tc.want {
+			t.Errorf("Derived(%q) holds %q = %v, want %v (Derived = %q)", tc.a, tc.b, got, tc.want, Derived(tc.a))
+		}
+	}
+	if _, err := parse(derivedTable); err != nil {
+		t.Errorf("derivation table: %v", err)
+	}
+}
+
+// TestAntonyms reads the embedded antonym table: an operation and its
+// reverse are opposites in either direction; synonyms and derivations are
+// not.
+func TestAntonyms(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"encod", "decod", true},
+		{"decod", "encod", true},
+		{"compress", "decompress", true},
+		{"pack", "unpack", true},
+		{"extract", "pull", false},
+		{"describ", "descript", false},
+		{"nosuchstem", "decod", false},
+	} {
+		if got := slices.Contains(Antonyms(tc.a), tc.b); got != tc.want {
+			t.Errorf("Antonyms(%q) holds %q = %v, want %v (Antonyms = %q)", tc.a, tc.b, got, tc.want, Antonyms(tc.a))
+		}
+	}
+	if _, err := parse(antonymTable); err != nil {
+		t.Errorf("antonym table: %v", err)
+	}
+}

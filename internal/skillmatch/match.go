@@ -89,26 +89,42 @@ func weightedDice(a, b map[string]bool, idf map[string]float64) float64 {
 // its idf (1 when missing), a word of one text that the other lacks but
 // holds a synonym of (lexicon.RelatedStems) at syn of its weight.
 type words struct {
-	idf  map[string]float64
-	syn  float64
-	syns map[string][]string // each word's synonyms among the repo's words
+	idf map[string]float64
+	syn float64
+	// syns: each word's synonyms among the repo's words, and the words
+	// derived from it or it from (lexicon.Derived: "describ" and
+	// "descript", the verb and its noun, whose stems differ).
+	syns map[string][]string
+	// opposite: each word's antonyms among the repo's words
+	// (lexicon.Antonyms): "encod" of "decod".
+	opposite map[string][]string
 }
 
 // newWords returns the weigher of a repo whose skills' words are sets.
 func newWords(sets []map[string]bool, syn float64) *words {
 	ws := &words{idf: idfOver(sets), syn: syn}
+	ws.opposite = ws.among(lexicon.Antonyms)
 	if syn == 0 {
 		return ws
 	}
-	ws.syns = map[string][]string{}
+	ws.syns = ws.among(func(w string) []string {
+		return append(lexicon.Synonyms(w), lexicon.Derived(w)...)
+	})
+	return ws
+}
+
+// among returns, for each word of the repo, the words of the repo that
+// related lists.
+func (ws *words) among(related func(string) []string) map[string][]string {
+	out := map[string][]string{}
 	for w := range ws.idf {
-		for _, v := range lexicon.Synonyms(w) {
+		for _, v := range related(w) {
 			if _, ok := ws.idf[v]; ok {
-				ws.syns[w] = append(ws.syns[w], v)
+				out[w] = append(out[w], v)
 			}
 		}
 	}
-	return ws
+	return out
 }
 
 func (ws *words) weight(t string) float64 {
@@ -351,6 +367,12 @@ type readSkill struct {
 	// one program's parameters often offer several capabilities.
 	paramViews []map[string]bool
 	all        map[string]bool // every word above
+	// modes are the one-word names of its described parameters: a
+	// program's modes ("encrypt: Encrypt the input to the output").
+	modes map[string]bool
+	// verb is a ground-truth skill's operation: the first word of its
+	// description, which an annotation opens with ("Encrypt a file for...").
+	verb string
 }
 
 func readGenerated(g Skill) readSkill {
@@ -361,14 +383,33 @@ func readGenerated(g Skill) readSkill {
 			r.params[w] = true
 		}
 		r.paramViews = append(r.paramViews, pv)
+		if m, ok := modeOf(p); ok {
+			if r.modes == nil {
+				r.modes = map[string]bool{}
+			}
+			r.modes[m] = true
+		}
 	}
 	r.all = union(r.label, r.views[len(r.views)-1], r.params)
 	return r
 }
 
+// modeOf returns the word a parameter ("name: description") names, when
+// its name is one word and it has a description: a mode of its program.
+func modeOf(param string) (string, bool) {
+	name, desc, _ := strings.Cut(param, ":")
+	if nw := tokenize(name); len(nw) == 1 && strings.TrimSpace(desc) != "" {
+		return nw[0], true
+	}
+	return "", false
+}
+
 func readTruth(t Skill) readSkill {
 	r := readSkill{label: identWords(t.ID), views: views(t.ID, t.Description), params: map[string]bool{}}
 	r.all = union(r.label, r.views[len(r.views)-1])
+	if ws := tokenize(t.Description); len(ws) > 0 {
+		r.verb = ws[0]
+	}
 	return r
 }
 
@@ -389,9 +430,18 @@ type pairReading struct {
 	// param: the closest parameter's weighted Dice coefficient against
 	// the ground-truth skill's label or opening.
 	param float64
+	// reversed: the generated skill does the reverse of the ground-truth
+	// skill (see words.reversed).
+	reversed bool
+	// mode: one of the generated skill's described parameters is named by
+	// the ground-truth skill's operation (readSkill.verb).
+	mode bool
 }
 
 func (p pairReading) score() float64 {
+	if p.reversed {
+		return 0
+	}
 	return max(p.dice, nameInWeight*p.nameIn, truthInWeight*p.truthIn, paramWeight*p.param)
 }
 
@@ -407,9 +457,33 @@ func readPair(g, t readSkill, ws *words, idfCap float64) pairReading {
 			p.param = max(p.param, ws.dice(pv, tv))
 		}
 	}
+	p.reversed = ws.reversed(g, t)
+	p.mode = t.verb != "" && g.modes[t.verb]
 	p.nameIn = ws.share(g.label, t.all, idfCap)
 	p.truthIn = ws.share(t.label, g.all, idfCap)
 	return p
+}
+
+// reversed reports whether the generated skill g does the reverse of the
+// ground-truth skill t: t's label names an operation ("msgpack-decode")
+// whose opposite (lexicon.Antonyms: "encode") g's label or opening
+// sentence names, while nothing of g names the operation itself and t's
+// opening does not name the opposite. Texts that name an operation and its
+// reverse share most of their other words (the format, the data), so the
+// evidence of those words must not make "encode" serve a request to
+// "decode"; a program whose texts name both directions offers both.
+func (ws *words) reversed(g, t readSkill) bool {
+	for a := range t.label {
+		if g.all[a] {
+			continue
+		}
+		for _, b := range ws.opposite[a] {
+			if g.views[1][b] && !t.views[1][b] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // share is how much of a is found in b, in 0–1: the idf weights of
@@ -484,7 +558,12 @@ var (
 // its own, which the program's main one does not outshine. A repo's only
 // generated skill needs soleShare of threshold: no other skill competes
 // for the capabilities, and the repo's annotated capabilities are what its
-// one entry point offers unless the texts say little of them.
+// one entry point offers unless the texts say little of them. So does a
+// skill with a mode for the capability, whatever its rivals: a described
+// parameter named by the operation the ground-truth description opens
+// with ("encrypt: Encrypt the input" for "Encrypt a file for recipients'
+// keys", "list: Lists the tags" for "List the metadata tags") is an entry
+// point of its own for it.
 func decide(rs [][]pairReading, threshold float64) [][]bool {
 	sims := scores(rs)
 	same := make([][]bool, len(sims))
@@ -512,7 +591,8 @@ func decide(rs [][]pairReading, threshold float64) [][]bool {
 		for i := range sims {
 			s := sims[i][j]
 			same[i][j] = s >= th && s >= colShare*top &&
-				(s >= rowShare*rowTop[i] || paramWeight*rs[i][j].param >= threshold)
+				(s >= rowShare*rowTop[i] || paramWeight*rs[i][j].param >= threshold) ||
+				rs[i][j].mode && s >= soleShare*threshold
 		}
 	}
 	return same

@@ -171,3 +171,92 @@ func TestPairsCreditSynonyms(t *testing.T) {
 		t.Errorf("PairsWeighing without synonyms matched pull × extract-images: the test no longer needs the lexicon")
 	}
 }
+
+// TestPairsCreditDerivations: a generated skill that names its capability
+// by the verb where the annotation uses its noun ("analyze" and
+// "analysis", whose stems differ) matches through the lexicon's
+// derivations, and only through them.
+func TestPairsCreditDerivations(t *testing.T) {
+	t.Parallel()
+	gen := []Skill{
+		{ID: "analyze", Name: "wavkit analyze", Description: "Analyze the frequencies of a recording."},
+		{ID: "trim", Name: "wavkit trim", Description: "Trim the silence at both ends of a recording."},
+		{ID: "describe", Name: "wavkit describe", Description: "Describe the file header."},
+	}
+	truth := []Skill{
+		{ID: "spectral-analysis", Description: "Frequency analysis of an audio clip."},
+		{ID: "silence-trim", Description: "Cut the silence from the ends of a clip."},
+		{ID: "header-description", Description: "A description of the header: rate, channels, length."},
+	}
+	want := [][]bool{{true, false, false}, {false, true, false}, {false, false, true}}
+	if got := Pairs(gen, truth, DefaultThreshold); !cmp.Equal(got, want) {
+		t.Errorf("Pairs = %v, want %v", got, want)
+	}
+	if exact := PairsWeighing(gen, truth, DefaultThreshold, 0); exact[0][0] {
+		t.Errorf("PairsWeighing without the lexicon matched analyze × spectral-analysis: the test no longer needs derivations")
+	}
+}
+
+// TestPairsKeepDirection: a skill that does the reverse of an annotated
+// capability ("encode" for "decode") does not offer it, though the two
+// texts share the format and the data they name; a program whose texts
+// name both directions offers both.
+func TestPairsKeepDirection(t *testing.T) {
+	t.Parallel()
+	truth := []Skill{
+		{ID: "base58-decode", Description: "Decode Base58 text back into the raw bytes."},
+		{ID: "base58-checksum", Description: "Compute the checksum of a Base58 string."},
+	}
+	gen := []Skill{
+		{ID: "encode", Name: "b58 encode", Description: "Encode raw bytes as Base58 text."},
+		{ID: "check", Name: "b58 check", Description: "Checksum of a Base58 string."},
+	}
+	rs := readings(gen, truth, SynonymWeight)
+	if !rs[0][0].reversed || rs[0][0].dice < DefaultThreshold {
+		t.Fatalf("encode × base58-decode: reversed %v, dice %.2f: want reversed, and a dice that alone would match (at least %.2f)",
+			rs[0][0].reversed, rs[0][0].dice, DefaultThreshold)
+	}
+	if got, want := Pairs(gen, truth, DefaultThreshold), [][]bool{{false, false}, {false, true}}; !cmp.Equal(got, want) {
+		t.Errorf("Pairs = %v, want %v", got, want)
+	}
+	both := []Skill{{ID: "b58", Description: "Encode raw bytes as Base58 text.", Params: []string{"decode: Decode the input instead."}}}
+	if got := Pairs(both, truth[:1], DefaultThreshold); !got[0][0] {
+		t.Errorf("Pairs(a program that encodes and decodes) = %v, want it to offer base58-decode", got)
+	}
+}
+
+// TestModeParameterOffersOperation: a program whose described parameter is
+// named by the operation an annotated capability opens with ("--list:
+// print the tags") offers that capability on the evidence a lone program
+// needs — the parameter is an entry point of its own — while a parameter
+// named otherwise, or the name without a description, does not.
+func TestModeParameterOffersOperation(t *testing.T) {
+	t.Parallel()
+	truth := []Skill{
+		{ID: "song-metadata", Description: "List the metadata tags of a song file: title, artist, album, year."},
+		{ID: "tag-copying", Description: "Copy every tag of one song file to another."},
+		{ID: "header-check", Description: "Check that a song file's header is well formed."},
+	}
+	gen := []Skill{
+		{ID: "tagedit", Description: "A replacement for an older tag editor of song files.", Params: []string{
+			"list: Print the tags, one a line.", "comment: Set the comment.", "file"}},
+		{ID: "tagcopy", Description: "Copies tags from one song file to another."},
+		{ID: "taginfo", Description: "Full tag listing of any given song file."},
+	}
+	rs := readings(gen, truth, SynonymWeight)
+	if s := rs[0][0].score(); s >= DefaultThreshold || s < soleShare*DefaultThreshold {
+		t.Fatalf("tagedit × song-metadata scores %.3f: want it between %.3f and %.3f for this test to mean anything", s, soleShare*DefaultThreshold, DefaultThreshold)
+	}
+	want := [][]bool{{true, false, false}, {false, true, false}, {true, false, false}}
+	if got := Pairs(gen, truth, DefaultThreshold); !cmp.Equal(got, want) {
+		t.Errorf("Pairs = %v, want %v", got, want)
+	}
+	gen[0].Params = []string{"list", "comment: Set the comment.", "file"}
+	if got := Pairs(gen, truth, DefaultThreshold); got[0][0] {
+		t.Errorf("Pairs(a list parameter without a description)[tagedit][song-metadata] = true, want false")
+	}
+	gen[0].Params = []string{"show: Print the tags, one a line.", "comment: Set the comment.", "file"}
+	if got := Pairs(gen, truth, DefaultThreshold); got[0][0] {
+		t.Errorf("Pairs(a parameter named otherwise)[tagedit][song-metadata] = true, want false")
+	}
+}

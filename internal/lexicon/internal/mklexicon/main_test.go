@@ -18,13 +18,16 @@ func TestTableUpToDate(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(wordnetDir, "index.noun")); err != nil {
 		t.Skip("WordNet database not installed (apt-get install wordnet-base)")
 	}
-	out := filepath.Join(t.TempDir(), "wordnet.txt.gz")
-	if err := run(wordnetDir, out); err != nil {
+	dir := t.TempDir()
+	out, derived, antonyms := filepath.Join(dir, "wordnet.txt.gz"), filepath.Join(dir, "derived.txt.gz"), filepath.Join(dir, "antonyms.txt.gz")
+	if err := run(wordnetDir, out, derived, antonyms); err != nil {
 		t.Fatal(err)
 	}
-	got, want := unzip(t, out), unzip(t, "../../wordnet.txt.gz")
-	if !bytes.Equal(got, want) {
-		t.Errorf("embedded table differs from the one built from %s (%d vs %d bytes): run go generate ./internal/lexicon", wordnetDir, len(want), len(got))
+	for built, embedded := range map[string]string{out: "../../wordnet.txt.gz", derived: "../../derived.txt.gz", antonyms: "../../antonyms.txt.gz"} {
+		got, want := unzip(t, built), unzip(t, embedded)
+		if !bytes.Equal(got, want) {
+			t.Errorf("embedded %s differs from the one built from %s (%d vs %d bytes): run go generate ./internal/lexicon", filepath.Base(embedded), wordnetDir, len(want), len(got))
+		}
 	}
 }
 
@@ -32,14 +35,14 @@ func TestTableUpToDate(t *testing.T) {
 // partial table.
 func TestBadDatabase(t *testing.T) {
 	dir := t.TempDir()
-	if err := run(dir, filepath.Join(dir, "out.gz")); err == nil {
+	if err := run(dir, filepath.Join(dir, "out.gz"), filepath.Join(dir, "derived.gz"), filepath.Join(dir, "antonyms.gz")); err == nil {
 		t.Error("run succeeded without database files")
 	}
 	for _, pos := range posFiles {
 		os.WriteFile(filepath.Join(dir, "index."+pos), []byte("walk v x\n"), 0o644)
 		os.WriteFile(filepath.Join(dir, "data."+pos), nil, 0o644)
 	}
-	if err := run(dir, filepath.Join(dir, "out.gz")); err == nil {
+	if err := run(dir, filepath.Join(dir, "out.gz"), filepath.Join(dir, "derived.gz"), filepath.Join(dir, "antonyms.gz")); err == nil {
 		t.Error("run accepted a malformed index line")
 	}
 }
