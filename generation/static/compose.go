@@ -75,8 +75,9 @@ func compose(r *repo, tools []*Tool, readmeText string, opts Options) *bundle.Bu
 			st = &c
 		}
 		kept, notes := readmeLeaves(t, leaves(t), readmeText)
+		kept, same := siblingLeaves(t, kept)
 		if r != nil {
-			r.leftOut = append(r.leftOut, notes...)
+			r.leftOut = append(append(r.leftOut, notes...), same...)
 		}
 		var own []bundle.Skill // this tool's skills, of the commands cmds
 		var cmds []*Command
