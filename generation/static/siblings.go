@@ -2,6 +2,7 @@ package static
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -13,10 +14,22 @@ import (
 // transform what the caller hands over.
 var undoVerbs = []string{"disable", "drop", "deactivate", "unregister", "uninstall", "unset", "unpin", "unsubscribe", "detach"}
 
+// redoVerbs open the name of a subcommand that refreshes what a sibling
+// with the same object set up ("rebuild-index" beside "create-index",
+// "reset-counts" beside "enable-counts"): upkeep of that sibling's
+// product, not a capability of its own.
+var redoVerbs = []string{"rebuild", "repopulate", "populate", "refresh", "reset", "reindex", "regenerate"}
+
+// maintenanceNames are subcommands that keep the tool's own store in
+// order (its schema version, its free space, its caches): no work a
+// caller hands over.
+var maintenanceNames = []string{"vacuum", "migrate", "reindex", "gc", "doctor"}
+
 // siblingLeaves leaves out the subcommands that are another sibling's
-// capability under a second name: the inverse of a sibling (undoVerbs) and
-// the plural of a sibling ("add-key" and "add-keys", the one done for
-// many). The second result says which were left out and why.
+// capability under a second name: the inverse of a sibling (undoVerbs),
+// its upkeep (redoVerbs), the plural of a sibling ("add-key" and
+// "add-keys", the one done for many); and the tool's maintenance of its
+// own store (maintenanceNames). The second result says which were left out and why.
 func siblingLeaves(t *Tool, ls []leaf) ([]leaf, []string) {
 	names := map[string]bool{}
 	for _, l := range ls {
@@ -47,8 +60,11 @@ func siblingOf(l leaf, ls []leaf, names map[string]bool) string {
 	if base, ok := strings.CutSuffix(name, "s"); ok && len(base) > 2 && names[key(base)] {
 		return fmt.Sprintf("the plural of its sibling %q, the same capability done for many", base)
 	}
+	if slices.Contains(maintenanceNames, strings.ToLower(name)) {
+		return "a command that maintains the tool's own store"
+	}
 	verb, object, ok := cutVerb(name)
-	if !ok || !isUndoVerb(verb) {
+	if !ok || !isUndoVerb(verb) && !slices.Contains(redoVerbs, verb) {
 		return ""
 	}
 	for _, o := range ls {
@@ -56,9 +72,13 @@ func siblingOf(l leaf, ls []leaf, names map[string]bool) string {
 			continue // not a sibling
 		}
 		ov, oo, ok := cutVerb(o.path[len(o.path)-1])
-		if ok && oo == object && !isUndoVerb(ov) {
+		if !ok || oo != object || isUndoVerb(ov) || slices.Contains(redoVerbs, ov) {
+			continue
+		}
+		if isUndoVerb(verb) {
 			return fmt.Sprintf("it undoes what its sibling %q does", o.path[len(o.path)-1])
 		}
+		return fmt.Sprintf("it refreshes what its sibling %q set up", o.path[len(o.path)-1])
 	}
 	return ""
 }
@@ -73,11 +93,4 @@ func cutVerb(name string) (verb, object string, ok bool) {
 	return strings.ToLower(name[:i]), strings.ToLower(name[i+1:]), true
 }
 
-func isUndoVerb(v string) bool {
-	for _, u := range undoVerbs {
-		if v == u {
-			return true
-		}
-	}
-	return false
-}
+func isUndoVerb(v string) bool { return slices.Contains(undoVerbs, v) }
