@@ -50,7 +50,7 @@ func TestStreamReaderMethods(t *testing.T) {
 		{Public: "recs", Module: "recs.fallback", Name: "Reader", Kind: "class", How: "all", Info: info},
 		{Public: "recs", Module: "recs.fallback", Name: "Writer", Kind: "class", How: "all", Info: writer},
 	}}
-	skills, spec := pyLibrarySkills(api, []string{"python3", "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(api, []string{"python3", "wrap.py"})
 	var ids []string
 	for _, sk := range skills {
 		ids = append(ids, sk.ID)
@@ -150,7 +150,7 @@ class geodesic(Distance):
 	if err != nil {
 		t.Fatal(err)
 	}
-	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	byID := map[string]string{}
 	for _, sk := range skills {
 		byID[sk.ID] = sk.Description
@@ -213,7 +213,7 @@ func TestCompiledWithFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	if len(skills) != 1 || skills[0].ID != "rotate" || spec["rotate"].Module != "rotcodec" {
 		t.Fatalf("pyLibrarySkills() = %+v, %+v; want rotate, called through rotcodec", skills, spec)
 	}
@@ -283,7 +283,7 @@ def area(width: int, height: int) -> int:
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	_, spec, _ := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	if _, ok := spec["area"]; !ok {
 		t.Fatalf("spec = %v, want area", spec)
 	}
@@ -373,7 +373,7 @@ default = Precise
 	if err != nil {
 		t.Fatal(err)
 	}
-	skills, spec := pyLibrarySkills(sc.API, []string{"python3", "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(sc.API, []string{"python3", "wrap.py"})
 	var ids []string
 	for _, sk := range skills {
 		ids = append(ids, sk.ID)
@@ -420,7 +420,7 @@ class Reader:
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	_, spec, _ := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	c, ok := spec["reader"]
 	if !ok || len(c.CtorParams) == 0 || c.CtorParams[0].Conv != "stream" {
 		t.Fatalf("spec = %+v, want reader built from a stream", spec)

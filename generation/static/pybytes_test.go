@@ -68,7 +68,7 @@ class Reader:
 	if err != nil {
 		t.Fatal(err)
 	}
-	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	got := map[string]map[string]any{}
 	for _, sk := range skills {
 		got[sk.ID] = map[string]any{}

@@ -149,9 +149,9 @@ var (
 // documented, most visible (in __all__, in the README's examples) ones are
 // kept. It returns the skills (their run templates start with prog) and
 // the wrapper's spec by skill id.
-func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrapCall) {
+func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrapCall, []string) {
 	if api == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	readme := map[string]bool{}
 	for _, n := range api.ReadmeNames {
@@ -172,6 +172,8 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 	}
 	bytesOut := bytesFunctions(fns)
 	caps, family := chainCapabilities(api, classes)
+	parts := chainParts(api, classes, family)
+	var notes []string
 	for i, it := range api.Items {
 		switch it.Kind {
 		case "function":
@@ -201,6 +203,10 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 			}
 			if len(family) > 0 && it.Readme {
 				continue // a part of the chain, below
+			}
+			if why := parts.partOf(classes, &cl); why != "" {
+				notes = append(notes, fmt.Sprintf("%s.%s (%s): left out: %s", it.Public, it.Name, it.Module, why))
+				continue
 			}
 			for j, c := range classCapabilities(it, classes.withInherited(&cl), readme) {
 				c.order, c.aliases = i*100+j, len(it.Aliases)
@@ -242,7 +248,7 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 	for i, c := range caps {
 		spec[skills[i].ID] = c.call
 	}
-	return skills, spec
+	return skills, spec, notes
 }
 
 func functionCapability(it pyItem, f *pyFunc) *capability {
@@ -944,7 +950,7 @@ func pythonLibraryTool(sc *pyScan, e *PythonEnv, name string) *Tool {
 		return nil
 	}
 	wrapper := wrapperDir + "/" + sanitizeProg(name) + "_skills.py"
-	skills, spec := pyLibrarySkills(sc.API, []string{e.VenvPython(), wrapper})
+	skills, spec, notes := pyLibrarySkills(sc.API, []string{e.VenvPython(), wrapper})
 	if len(skills) == 0 {
 		return nil
 	}
@@ -964,6 +970,7 @@ func pythonLibraryTool(sc *pyScan, e *PythonEnv, name string) *Tool {
 		Summary:  sc.Description,
 		Missing:  e.Missing,
 		Skills:   skills,
+		LeftOut:  notes,
 		Files:    mergeFiles(envFiles(), map[string][]byte{wrapper: src}),
 	}
 }
