@@ -448,3 +448,60 @@ class Reader:
 		}
 	}
 }
+
+// TestEncodingVariants keeps one skill of a function and its twin named
+// with "b" or "s" (pack on a stream, packb to bytes), noting the other,
+// and keeps a function whose name only happens to end in "s".
+func TestEncodingVariants(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	dir := writeRepo(t, map[string]string{
+		"packer/__init__.py": `"""Pack values into compact bytes."""
+
+
+def pack(obj, stream):
+    """Pack the object obj and write it to the stream."""
+    stream.write(packb(obj))
+
+
+def packb(obj: str) -> bytes:
+    """Pack the object obj and return the packed bytes, for the caller to store."""
+    return obj.encode()
+
+
+def stats(text: str) -> dict:
+    """Count the words and the lines of the text."""
+    return {"words": len(text.split()), "lines": len(text.splitlines())}
+
+
+def stat(path: str) -> int:
+    """The size of the file at path, in bytes."""
+    import os
+    return os.path.getsize(path)
+`,
+		"setup.py": "from setuptools import setup\nsetup(name='packer', packages=['packer'])\n",
+	})
+	sc, err := pythonScan(t.Context(), mustScan(t, dir), os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	skills, _, notes := pyLibrarySkills(sc.API, []string{"python3", "wrap.py"})
+	var ids []string
+	for _, sk := range skills {
+		ids = append(ids, sk.ID)
+	}
+	packs := 0
+	for _, id := range ids {
+		if id == "pack" || id == "packb" {
+			packs++
+		}
+	}
+	if packs != 1 || !slices.Contains(ids, "stats") || !slices.Contains(ids, "stat") {
+		t.Errorf("pyLibrarySkills() = %v, want one of pack and packb, and stats beside stat", ids)
+	}
+	if !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "left out: a variant of the same capability as pack") }) {
+		t.Errorf("notes %q, want the other of pack and packb noted as a variant", notes)
+	}
+}

@@ -215,7 +215,14 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 		}
 	}
 	mergeSameContract(caps)
+	encodingVariants(caps)
+	all := caps
 	caps = mergeVariants(caps)
+	for _, c := range all {
+		if !slices.Contains(caps, c) {
+			notes = append(notes, fmt.Sprintf("%s.%s (%s): left out: a variant of the same capability as %s", c.call.Module, strings.TrimPrefix(c.call.Target+"."+c.call.Member, "."), c.id, keptOfStem(caps, c.stem)))
+		}
+	}
 	sort.SliceStable(caps, func(i, j int) bool {
 		if caps[i].score != caps[j].score {
 			return caps[i].score > caps[j].score
@@ -562,6 +569,50 @@ func stemOf(name string) string {
 		return name
 	}
 	return m[1]
+}
+
+// encodingVariants gives a module's function named after another of its
+// functions plus "b" or "s" (pack and packb, dump and dumps, load and
+// loads) that function's stem when one of the two works on a stream and
+// the other on bytes or a string in memory: two forms of one capability.
+func encodingVariants(caps []*capability) {
+	funcs := map[string]*capability{}
+	for _, c := range caps {
+		if c.call.MemberKind == "" {
+			funcs[c.call.Module+"."+c.call.Target] = c
+		}
+	}
+	for _, c := range caps {
+		if c.call.MemberKind != "" {
+			continue
+		}
+		t := c.call.Target
+		for _, suffix := range []string{"b", "s"} {
+			if base, ok := strings.CutSuffix(t, suffix); ok && len(base) > 2 {
+				if o := funcs[c.call.Module+"."+base]; o != nil && streams(o) != streams(c) {
+					c.stem = o.stem
+				}
+			}
+		}
+	}
+}
+
+// streams reports whether a capability reads or writes a stream (a file
+// object) rather than a value or a path.
+func streams(c *capability) bool {
+	return slices.ContainsFunc(c.call.Params, func(p wrapParam) bool {
+		return p.Conv == "stream" || p.Conv == "outstream" || p.Conv == "textio" || p.Conv == "binaryio"
+	})
+}
+
+// keptOfStem names the capability kept for a stem.
+func keptOfStem(caps []*capability, stem string) string {
+	for _, c := range caps {
+		if c.stem == stem {
+			return c.id
+		}
+	}
+	return stem
 }
 
 // better reports whether capability c beats b of the same stem. Of
