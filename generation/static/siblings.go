@@ -18,7 +18,7 @@ var undoVerbs = []string{"disable", "drop", "deactivate", "unregister", "uninsta
 // with the same object set up ("rebuild-index" beside "create-index",
 // "reset-counts" beside "enable-counts"): upkeep of that sibling's
 // product, not a capability of its own.
-var redoVerbs = []string{"rebuild", "repopulate", "populate", "refresh", "reset", "reindex", "regenerate"}
+var redoVerbs = []string{"rebuild", "repopulate", "refresh", "reset", "reindex", "regenerate"}
 
 // maintenanceNames are subcommands that keep the tool's own store in
 // order (its schema version, its free space, its caches): no work a
