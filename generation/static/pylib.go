@@ -220,7 +220,7 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 	caps = mergeVariants(caps)
 	for _, c := range all {
 		if !slices.Contains(caps, c) {
-			notes = append(notes, fmt.Sprintf("%s.%s (%s): left out: a variant of the same capability as %s", c.call.Module, strings.TrimPrefix(c.call.Target+"."+c.call.Member, "."), c.id, keptOfStem(caps, c.stem)))
+			notes = append(notes, fmt.Sprintf("%s.%s (%s): left out: a variant of the same capability as %s", c.call.Module, strings.TrimSuffix(c.call.Target+"."+c.call.Member, "."), c.id, keptOfStem(caps, c.stem)))
 		}
 	}
 	sort.SliceStable(caps, func(i, j int) bool {
