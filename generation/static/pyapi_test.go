@@ -501,7 +501,9 @@ def stat(path: str) -> int:
 	if packs != 1 || !slices.Contains(ids, "stats") || !slices.Contains(ids, "stat") {
 		t.Errorf("pyLibrarySkills() = %v, want one of pack and packb, and stats beside stat", ids)
 	}
-	if !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, "packer.pack (pack): left out: a variant of the same capability as packb") }) {
+	if !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "packer.pack (pack): left out: a variant of the same capability as packb")
+	}) {
 		t.Errorf("notes %q, want the other of pack and packb noted as a variant", notes)
 	}
 }
