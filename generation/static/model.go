@@ -29,6 +29,8 @@ type Tool struct {
 	// written into the bundle directory (paths relative to it).
 	Skills []bundle.Skill
 	Files  map[string][]byte
+	// LeftOut says which names of a library's API gave no skill and why.
+	LeftOut []string
 	// Loose marks a script found by its __main__ guard rather than
 	// declared as an entry point: in a library's repository it is usually
 	// maintenance, and the library's API wins.

@@ -50,7 +50,7 @@ func TestStreamReaderMethods(t *testing.T) {
 		{Public: "recs", Module: "recs.fallback", Name: "Reader", Kind: "class", How: "all", Info: info},
 		{Public: "recs", Module: "recs.fallback", Name: "Writer", Kind: "class", How: "all", Info: writer},
 	}}
-	skills, spec := pyLibrarySkills(api, []string{"python3", "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(api, []string{"python3", "wrap.py"})
 	var ids []string
 	for _, sk := range skills {
 		ids = append(ids, sk.ID)
@@ -150,7 +150,7 @@ class geodesic(Distance):
 	if err != nil {
 		t.Fatal(err)
 	}
-	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	byID := map[string]string{}
 	for _, sk := range skills {
 		byID[sk.ID] = sk.Description
@@ -213,7 +213,7 @@ func TestCompiledWithFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	if len(skills) != 1 || skills[0].ID != "rotate" || spec["rotate"].Module != "rotcodec" {
 		t.Fatalf("pyLibrarySkills() = %+v, %+v; want rotate, called through rotcodec", skills, spec)
 	}
@@ -283,7 +283,7 @@ def area(width: int, height: int) -> int:
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	_, spec, _ := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	if _, ok := spec["area"]; !ok {
 		t.Fatalf("spec = %v, want area", spec)
 	}
@@ -373,7 +373,7 @@ default = Precise
 	if err != nil {
 		t.Fatal(err)
 	}
-	skills, spec := pyLibrarySkills(sc.API, []string{"python3", "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(sc.API, []string{"python3", "wrap.py"})
 	var ids []string
 	for _, sk := range skills {
 		ids = append(ids, sk.ID)
@@ -420,7 +420,7 @@ class Reader:
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	_, spec, _ := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	c, ok := spec["reader"]
 	if !ok || len(c.CtorParams) == 0 || c.CtorParams[0].Conv != "stream" {
 		t.Fatalf("spec = %+v, want reader built from a stream", spec)
@@ -446,5 +446,64 @@ class Reader:
 		if got := strings.Join(strings.Fields(string(out)), " "); err != nil || got != want {
 			t.Errorf("reader %s = %q, %v; want %s", file, got, err, want)
 		}
+	}
+}
+
+// TestEncodingVariants keeps one skill of a function and its twin named
+// with "b" or "s" (pack on a stream, packb to bytes), noting the other,
+// and keeps a function whose name only happens to end in "s".
+func TestEncodingVariants(t *testing.T) {
+	t.Parallel()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	dir := writeRepo(t, map[string]string{
+		"packer/__init__.py": `"""Pack values into compact bytes."""
+
+
+def pack(obj, stream):
+    """Pack the object obj and write it to the stream."""
+    stream.write(packb(obj))
+
+
+def packb(obj: str) -> bytes:
+    """Pack the object obj and return the packed bytes, for the caller to store."""
+    return obj.encode()
+
+
+def stats(text: str) -> dict:
+    """Count the words and the lines of the text."""
+    return {"words": len(text.split()), "lines": len(text.splitlines())}
+
+
+def stat(path: str) -> int:
+    """The size of the file at path, in bytes."""
+    import os
+    return os.path.getsize(path)
+`,
+		"setup.py": "from setuptools import setup\nsetup(name='packer', packages=['packer'])\n",
+	})
+	sc, err := pythonScan(t.Context(), mustScan(t, dir), os.Environ())
+	if err != nil {
+		t.Fatal(err)
+	}
+	skills, _, notes := pyLibrarySkills(sc.API, []string{"python3", "wrap.py"})
+	var ids []string
+	for _, sk := range skills {
+		ids = append(ids, sk.ID)
+	}
+	packs := 0
+	for _, id := range ids {
+		if id == "pack" || id == "packb" {
+			packs++
+		}
+	}
+	if packs != 1 || !slices.Contains(ids, "stats") || !slices.Contains(ids, "stat") {
+		t.Errorf("pyLibrarySkills() = %v, want one of pack and packb, and stats beside stat", ids)
+	}
+	if !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "packer.pack (pack): left out: a variant of the same capability as packb")
+	}) {
+		t.Errorf("notes %q, want the other of pack and packb noted as a variant", notes)
 	}
 }

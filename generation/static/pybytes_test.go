@@ -38,12 +38,12 @@ def unpackb(packed):
     return packed[:-1][::-1].decode("utf-8")
 
 
-def pack(o, stream):
+def pack_stream(o, stream):
     """Pack the value o and write it to stream."""
     stream.write(packb(o))
 
 
-def unpack(stream):
+def unpack_stream(stream):
     """Unpack a value from stream."""
     return unpackb(stream.read())
 
@@ -68,7 +68,7 @@ class Reader:
 	if err != nil {
 		t.Fatal(err)
 	}
-	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	got := map[string]map[string]any{}
 	for _, sk := range skills {
 		got[sk.ID] = map[string]any{}
@@ -77,11 +77,11 @@ class Reader:
 		}
 	}
 	want := map[string]map[string]any{
-		"packb":   {"o": "path", "output_file": "output-path"},
-		"unpackb": {"packed": "path"},
-		"pack":    {"o": "path", "stream": "output-path"},
-		"unpack":  {"stream": "path"},
-		"reader":  {"source": "path", "strict": nil},
+		"packb":         {"o": "path", "output_file": "output-path"},
+		"unpackb":       {"packed": "path"},
+		"pack-stream":   {"o": "path", "stream": "output-path"},
+		"unpack-stream": {"stream": "path"},
+		"reader":        {"source": "path", "strict": nil},
 		// Its method reads the stream a piece at a time: no skill beside
 		// the whole reading.
 	}
@@ -113,11 +113,11 @@ class Reader:
 	if out := run("unpackb", "--packed=v.bin"); out != "harbour" {
 		t.Errorf("unpackb(v.bin) = %q, want harbour", out)
 	}
-	if out := run("pack", "--o=7", "--stream=s.bin"); out != "wrote s.bin" {
-		t.Errorf("pack = %q, want wrote s.bin", out)
+	if out := run("pack-stream", "--o=7", "--stream=s.bin"); out != "wrote s.bin" {
+		t.Errorf("pack-stream = %q, want wrote s.bin", out)
 	}
-	if out := run("unpack", "--stream=s.bin"); out != "7" {
-		t.Errorf("unpack(s.bin) = %q, want 7", out)
+	if out := run("unpack-stream", "--stream=s.bin"); out != "7" {
+		t.Errorf("unpack-stream(s.bin) = %q, want 7", out)
 	}
 	// What an inverse undoes is a value: a JSON document in a file.
 	if err := os.WriteFile(filepath.Join(work, "doc.json"), []byte(`{"n": 1}`), 0o644); err != nil {

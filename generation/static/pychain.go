@@ -105,3 +105,83 @@ func chainCapabilities(api *pyAPI, classes *libraryClasses) (caps []*capability,
 	}
 	return caps, family
 }
+
+// chainLineage tells the classes that are parts of a library's chains:
+// those the README's parts of a chain (the names its examples pass to the
+// builder, outside the builder's own family) are or derive from, and the
+// chain's calls, whose class is the builder a chain goes through.
+type chainLineage struct {
+	parts map[string]string // class → the README's part it is the lineage of
+	calls map[string]bool   // the methods the README's chains call
+}
+
+// chainParts reads the lineage of the README's chain parts; empty when
+// the library has no chain builder.
+func chainParts(api *pyAPI, classes *libraryClasses, family map[string]bool) chainLineage {
+	out := chainLineage{parts: map[string]string{}, calls: map[string]bool{}}
+	if len(family) == 0 {
+		return out
+	}
+	_, methods := chainRoots(api, classes)
+	for _, ms := range methods {
+		for _, m := range ms {
+			out.calls[m] = true
+		}
+	}
+	for _, it := range api.Items {
+		if it.Kind != "class" || !it.Readme || family[it.Name] {
+			continue
+		}
+		for _, a := range classes.lineage(it.Name) {
+			if _, ok := out.parts[a]; !ok && !family[a] {
+				out.parts[a] = it.Name
+			}
+		}
+	}
+	return out
+}
+
+// partOf says why a class is a part of a chain, or "": a class derived
+// from what the chain's arguments derive from (an expression's node
+// beside the README's column) is one of those arguments, reached through
+// the chain skill's {"call": NAME}; a class with two or more of the
+// chain's calls among its methods is the builder the chain goes through.
+func (l chainLineage) partOf(classes *libraryClasses, cl *pyClass) string {
+	for _, a := range classes.lineage(cl.Name) {
+		if part, ok := l.parts[a]; ok {
+			return "a part the chain builder takes as an argument, as the README's " + part + " is"
+		}
+	}
+	n := 0
+	for _, m := range cl.Methods {
+		if l.calls[m.Name] {
+			n++
+		}
+	}
+	if n >= 2 {
+		return "the builder the README's chains go through: its methods are the chain skill's calls"
+	}
+	return ""
+}
+
+// lineage lists a class and the library's own classes it derives from,
+// nearest first.
+func (lc *libraryClasses) lineage(name string) []string {
+	var out []string
+	seen := map[string]bool{}
+	queue := []string{name}
+	for len(queue) > 0 && len(out) < 64 {
+		n := queue[0]
+		queue = queue[1:]
+		cl := lc.byName[n]
+		if seen[n] || cl == nil {
+			continue
+		}
+		seen[n] = true
+		out = append(out, n)
+		for _, b := range cl.Bases {
+			queue = append(queue, lastDotted(b))
+		}
+	}
+	return out
+}

@@ -14,7 +14,9 @@ import (
 // calls in order (with a subclass to start from, and arguments that call
 // the library's names and apply operators), the builder's methods are no
 // skills of their own, nor are those of the parts the README's examples
-// build for its arguments, and a name the library only imports is refused.
+// build for its arguments or of classes derived from what those derive
+// from, each noted, while another class's are; and a name the library only
+// imports is refused.
 func TestBuilderChain(t *testing.T) {
 	t.Parallel()
 	py, err := exec.LookPath("python3")
@@ -30,7 +32,11 @@ def lower(text):
     return text.lower()
 
 
-class Col:
+class Term:
+    """Any part of a query."""
+
+
+class Col(Term):
     def __init__(self, name):
         self.name = name
 
@@ -44,6 +50,28 @@ class Col:
 class Cond:
     def __init__(self, text):
         self.text = text
+
+
+class Neg(Term):
+    """The negation of a condition."""
+
+    def __init__(self, cond):
+        self.cond = cond
+
+    def render(self, quote):
+        """Render the negated condition as SQL text with the quote."""
+        return "NOT " + quote + self.cond + quote
+
+
+class Stats:
+    """Statistics of a text."""
+
+    def __init__(self, text):
+        self.text = text
+
+    def longest(self, n):
+        """The n longest words of the text, longest first."""
+        return sorted(self.text.split(), key=len, reverse=True)[:n]
 
 
 class Builder:
@@ -84,15 +112,25 @@ class TickSql(Sql):
 	if err != nil {
 		t.Fatal(err)
 	}
-	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	skills, spec, notes := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	var ids []string
 	for _, sk := range skills {
 		ids = append(ids, sk.ID)
 	}
 	if !slices.Contains(ids, "sql-chain") || slices.ContainsFunc(ids, func(id string) bool {
-		return strings.HasPrefix(id, "tick-sql") || id == "sql" || strings.HasPrefix(id, "col") || id == "lower"
+		return strings.HasPrefix(id, "tick-sql") || id == "sql" || strings.HasPrefix(id, "col") || id == "lower" || strings.HasPrefix(id, "neg") || strings.HasPrefix(id, "builder")
+	}) || !slices.Contains(ids, "stats-longest") {
+		t.Fatalf("pyLibrarySkills() = %v, want sql-chain, stats-longest and no skill of Sql's own, its subclass's, the parts the README's chains take (Col, lower) their kin (Neg) or the builder the chain goes through", ids)
+	}
+	if !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "sqlb.Neg") && strings.Contains(n, "left out: a part the chain builder takes as an argument, as the README's Col is")
 	}) {
-		t.Fatalf("pyLibrarySkills() = %v, want sql-chain and no skill of Sql's own, its subclass's, or the parts the README's chains take (Col, lower)", ids)
+		t.Errorf("notes %q, want Neg left out as Col's kin", notes)
+	}
+	if !slices.ContainsFunc(notes, func(n string) bool {
+		return strings.Contains(n, "sqlb.Builder") && strings.Contains(n, "the chain skill's calls")
+	}) {
+		t.Errorf("notes %q, want Builder left out as the chain's builder", notes)
 	}
 	src, err := pythonWrapper("sqlb", spec)
 	if err != nil {

@@ -54,7 +54,7 @@ func TestValueObjectSkills(t *testing.T) {
 			"init":    map[string]any{"name": "__init__", "params": str("key")},
 			"methods": []any{method("find", "Return a place by address.", str("query"))}}),
 	}}
-	skills, spec := pyLibrarySkills(api, []string{"python3", "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(api, []string{"python3", "wrap.py"})
 	var ids []string
 	for _, sk := range skills {
 		ids = append(ids, sk.ID)

@@ -151,9 +151,9 @@ var (
 // documented, most visible (in __all__, in the README's examples) ones are
 // kept. It returns the skills (their run templates start with prog) and
 // the wrapper's spec by skill id.
-func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrapCall) {
+func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrapCall, []string) {
 	if api == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	readme := map[string]bool{}
 	for _, n := range api.ReadmeNames {
@@ -174,6 +174,8 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 	}
 	bytesOut := bytesFunctions(fns)
 	caps, family := chainCapabilities(api, classes)
+	parts := chainParts(api, classes, family)
+	var notes []string
 	for i, it := range api.Items {
 		switch it.Kind {
 		case "function":
@@ -204,6 +206,10 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 			if len(family) > 0 && it.Readme {
 				continue // a part of the chain, below
 			}
+			if why := parts.partOf(classes, &cl); why != "" {
+				notes = append(notes, fmt.Sprintf("%s.%s (%s): left out: %s", it.Public, it.Name, it.Module, why))
+				continue
+			}
 			for j, c := range classCapabilities(it, classes.withInherited(&cl), readme) {
 				c.order, c.aliases = i*100+j, len(it.Aliases)
 				caps = append(caps, c)
@@ -211,7 +217,14 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 		}
 	}
 	mergeSameContract(caps)
+	encodingVariants(caps)
+	all := caps
 	caps = mergeVariants(caps)
+	for _, c := range all {
+		if !slices.Contains(caps, c) {
+			notes = append(notes, fmt.Sprintf("%s.%s (%s): left out: a variant of the same capability as %s", c.call.Module, strings.TrimSuffix(c.call.Target+"."+c.call.Member, "."), c.id, keptOfStem(caps, c.stem)))
+		}
+	}
 	sort.SliceStable(caps, func(i, j int) bool {
 		if caps[i].score != caps[j].score {
 			return caps[i].score > caps[j].score
@@ -244,7 +257,7 @@ func pyLibrarySkills(api *pyAPI, prog []string) ([]bundle.Skill, map[string]wrap
 	for i, c := range caps {
 		spec[skills[i].ID] = c.call
 	}
-	return skills, spec
+	return skills, spec, notes
 }
 
 func functionCapability(it pyItem, f *pyFunc) *capability {
@@ -564,6 +577,50 @@ func stemOf(name string) string {
 		return name
 	}
 	return m[1]
+}
+
+// encodingVariants gives a module's function named after another of its
+// functions plus "b" or "s" (pack and packb, dump and dumps, load and
+// loads) that function's stem when one of the two works on a stream and
+// the other on bytes or a string in memory: two forms of one capability.
+func encodingVariants(caps []*capability) {
+	funcs := map[string]*capability{}
+	for _, c := range caps {
+		if c.call.MemberKind == "" {
+			funcs[c.call.Module+"."+c.call.Target] = c
+		}
+	}
+	for _, c := range caps {
+		if c.call.MemberKind != "" {
+			continue
+		}
+		t := c.call.Target
+		for _, suffix := range []string{"b", "s"} {
+			if base, ok := strings.CutSuffix(t, suffix); ok && len(base) > 2 {
+				if o := funcs[c.call.Module+"."+base]; o != nil && streams(o) != streams(c) {
+					c.stem = o.stem
+				}
+			}
+		}
+	}
+}
+
+// streams reports whether a capability reads or writes a stream (a file
+// object) rather than a value or a path.
+func streams(c *capability) bool {
+	return slices.ContainsFunc(c.call.Params, func(p wrapParam) bool {
+		return p.Conv == "stream" || p.Conv == "outstream" || p.Conv == "textio" || p.Conv == "binaryio"
+	})
+}
+
+// keptOfStem names the capability kept for a stem.
+func keptOfStem(caps []*capability, stem string) string {
+	for _, c := range caps {
+		if c.stem == stem {
+			return c.id
+		}
+	}
+	return stem
 }
 
 // better reports whether capability c beats b of the same stem. Of
@@ -975,7 +1032,7 @@ func pythonLibraryTool(sc *pyScan, e *PythonEnv, name string) *Tool {
 		return nil
 	}
 	wrapper := wrapperDir + "/" + sanitizeProg(name) + "_skills.py"
-	skills, spec := pyLibrarySkills(sc.API, []string{e.VenvPython(), wrapper})
+	skills, spec, notes := pyLibrarySkills(sc.API, []string{e.VenvPython(), wrapper})
 	if len(skills) == 0 {
 		return nil
 	}
@@ -995,6 +1052,7 @@ func pythonLibraryTool(sc *pyScan, e *PythonEnv, name string) *Tool {
 		Summary:  sc.Description,
 		Missing:  e.Missing,
 		Skills:   skills,
+		LeftOut:  notes,
 		Files:    mergeFiles(envFiles(), map[string][]byte{wrapper: src}),
 	}
 }

@@ -73,7 +73,7 @@ class Steps:
 	if err != nil {
 		t.Fatal(err)
 	}
-	skills, spec := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
+	skills, spec, _ := pyLibrarySkills(sc.API, []string{py, "wrap.py"})
 	var ids []string
 	for _, sk := range skills {
 		ids = append(ids, sk.ID)

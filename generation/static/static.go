@@ -306,6 +306,9 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 	res.Tools = usable
 	b := compose(r, usable, text, opts)
 	res.Notes = append(res.Notes, r.leftOut...)
+	for _, t := range usable {
+		res.Notes = append(res.Notes, t.LeftOut...)
+	}
 	writeRoles(b)
 	b.SystemPackages = systemPackages(ctx, opts, pyEnv)
 	if len(b.Skills) == 0 {

@@ -230,7 +230,7 @@ class Batch:
 		if err != nil {
 			t.Fatal(err)
 		}
-		skills, _ := pyLibrarySkills(sc.API, []string{"python3", "wrap.py"})
+		skills, _, _ := pyLibrarySkills(sc.API, []string{"python3", "wrap.py"})
 		var got []string
 		for _, sk := range skills {
 			if sk.ID == "clean" || sk.ID == "verify" || sk.ID == "pretty" {
