@@ -894,6 +894,11 @@ func stepText(s *bindState) error {
 		if c := inlineContent(s.text); c != "" && len(s.Files) > 0 && kindOf(s.Skill, p) == nil && choicesOf(s.Skill, p) == nil {
 			v, stated = c, true
 		}
+		// The text to work on, when the instruction writes it in a
+		// notation of its own (41°24'12.2"N 2°10'26.5"E), is that span.
+		if n := notation(s.text); !stated && n != "" && p.Role == bundle.RoleInputText && len(s.Files) == 0 {
+			v, stated = n, true
+		}
 	}
 	// Only the text to work on may be the whole instruction; a query, a
 	// selector, a setting or an output takes a value the message states.
@@ -914,6 +919,41 @@ func stepText(s *bindState) error {
 	}
 	s.pasted = !stated && !s.explicit
 	return nil
+}
+
+// notation returns the one run of words of text that each hold a digit
+// (or are one capital letter after one that does: 46" N), when a word of it also holds a symbol or a prime mark (°, ', ", ′, ″, $,
+// %) — a value written in a notation (a coordinate, an amount) — without
+// the sentence's closing punctuation; "" when there is none or several.
+func notation(text string) string {
+	var runs [][]string
+	var cur []string
+	marked := false
+	flush := func() {
+		if len(cur) > 0 && marked {
+			runs = append(runs, cur)
+		}
+		cur, marked = nil, false
+	}
+	for _, w := range strings.Fields(text) {
+		if len(cur) > 0 && len(strings.TrimRight(w, ".,;:!?")) == 1 && unicode.IsUpper(rune(w[0])) {
+			cur = append(cur, w) // a hemisphere or unit letter: 46" N
+			continue
+		}
+		if !strings.ContainsAny(w, "0123456789") {
+			flush()
+			continue
+		}
+		cur = append(cur, w)
+		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsSymbol(r) || strings.ContainsRune(`'"′″%`, r) }) >= 0 {
+			marked = true
+		}
+	}
+	flush()
+	if len(runs) != 1 {
+		return ""
+	}
+	return strings.TrimRight(strings.Join(runs[0], " "), ".,;:!?")
 }
 
 // maxTextFile bounds an attached file read as the text to work on.
