@@ -17,6 +17,7 @@ import (
 	"github.com/agentnet/agentnet/bundle"
 	"github.com/agentnet/agentnet/internal/bm25"
 	"github.com/agentnet/agentnet/internal/lazyregexp"
+	"github.com/agentnet/agentnet/internal/lexicon"
 	"github.com/agentnet/agentnet/internal/vocab"
 )
 
@@ -98,6 +99,7 @@ type ruleStep struct {
 var ruleSteps = []ruleStep{
 	{"given", stepGiven},
 	{"data-part", stepData},
+	{"data-left", stepDataLeft},
 	{"tuples", stepTuples},
 	{"file-names", stepFileNames},
 	{"attached-files", stepFiles},
@@ -288,7 +290,9 @@ func stepData(s *bindState) error {
 	target := dataList(s)
 	switch {
 	case target == "":
-	case len(lists) == 1:
+	case len(lists) == 1 && (s.declared[target].Required || onlyRequired(s, target)):
+		// An optional list takes it only when no required parameter
+		// is still to be given a value (see stepDataLeft).
 		s.args[target] = asDeclared(propertyOf(s.Skill, target), s.Data[lists[0]])
 	case len(left) > 1 && s.declared[target].Required && onlyRequired(s, target):
 		// Values no parameter is named for, for the one required list
@@ -388,6 +392,9 @@ func asDeclared(prop map[string]any, v any) any {
 			return fmt.Sprint(t)
 		}
 	case []any:
+		if prop["type"] == "string" {
+			return joinScalars(t, v)
+		}
 		items, _ := prop["items"].(map[string]any)
 		if items == nil {
 			return v
@@ -401,8 +408,28 @@ func asDeclared(prop map[string]any, v any) any {
 	return v
 }
 
+// joinScalars is a list of numbers or words written as one value, comma
+// separated as a command line writes a point or a pair ("59.9,10.7");
+// v itself when an item is not a scalar.
+func joinScalars(list []any, v any) any {
+	parts := make([]string, len(list))
+	for i, x := range list {
+		switch x.(type) {
+		case float64, string, bool:
+			parts[i] = fmt.Sprint(x)
+		default:
+			return v
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
 // dataParam returns the declared parameter a data field names: the same
-// name, or the same words with a plural's final s dropped; "" for none.
+// name, or the same words with a plural's final s dropped; else the one
+// parameter whose words begin the field's or whose name the field's
+// words begin, a qualifier such as a unit after them ("distance_km" for
+// distance, "max" for max_depth); else the one whose name is a synonym of
+// the field's one word. "" for none.
 func dataParam(s *bindState, field string) string {
 	if _, ok := s.declared[field]; ok {
 		return field
@@ -416,7 +443,55 @@ func dataParam(s *bindState, field string) string {
 			return p.Name
 		}
 	}
+	fw := strings.Fields(key)
+	var prefix, related []string
+	for _, p := range s.params {
+		if p.IsFile() || p.Role == bundle.RoleOutput {
+			continue
+		}
+		pw := strings.Fields(singularWords(p.Name))
+		if len(pw) == 0 {
+			continue
+		}
+		if slices.Equal(pw, fw[:min(len(pw), len(fw))]) || slices.Equal(fw, pw[:min(len(pw), len(fw))]) {
+			prefix = append(prefix, p.Name)
+		}
+		if len(fw) == 1 && len(pw) == 1 && lexicon.Related(fw[0], pw[0]) {
+			related = append(related, p.Name)
+		}
+	}
+	switch {
+	case len(prefix) == 1:
+		return prefix[0]
+	case len(prefix) == 0 && len(related) == 1:
+		return related[0]
+	}
 	return ""
+}
+
+// stepDataLeft gives the one required parameter the data part's fields
+// left unbound the one field no parameter is named for: the message's
+// structured arguments are for the skill, whatever the field is called
+// ("start" for a point).
+func stepDataLeft(s *bindState) error {
+	var left []string
+	for _, k := range sortedKeys(s.Data) {
+		if dataParam(s, k) == "" {
+			left = append(left, k)
+		}
+	}
+	var open []bundle.Param
+	for _, p := range s.params {
+		if p.Required && s.unbound(p) && !p.IsFile() && p.Role != bundle.RoleOutput {
+			open = append(open, p)
+		}
+	}
+	if len(left) != 1 || len(open) != 1 {
+		return nil
+	}
+	s.args[open[0].Name] = asDeclared(propertyOf(s.Skill, open[0].Name), s.Data[left[0]])
+	s.from = "data part field " + left[0]
+	return nil
 }
 
 func singularWords(name string) string {
@@ -819,6 +894,11 @@ func stepText(s *bindState) error {
 		if c := inlineContent(s.text); c != "" && len(s.Files) > 0 && kindOf(s.Skill, p) == nil && choicesOf(s.Skill, p) == nil {
 			v, stated = c, true
 		}
+		// The text to work on, when the instruction writes it in a
+		// notation of its own (41°24'12.2"N 2°10'26.5"E), is that span.
+		if n := notation(s.text); !stated && n != "" && p.Role == bundle.RoleInputText && len(s.Files) == 0 {
+			v, stated = n, true
+		}
 	}
 	// Only the text to work on may be the whole instruction; a query, a
 	// selector, a setting or an output takes a value the message states.
@@ -839,6 +919,41 @@ func stepText(s *bindState) error {
 	}
 	s.pasted = !stated && !s.explicit
 	return nil
+}
+
+// notation returns the one run of words of text that each hold a digit
+// (or are one capital letter after one that does: 46" N), when a word of it also holds a symbol or a prime mark (°, ', ", ′, ″, $,
+// %) — a value written in a notation (a coordinate, an amount) — without
+// the sentence's closing punctuation; "" when there is none or several.
+func notation(text string) string {
+	var runs [][]string
+	var cur []string
+	marked := false
+	flush := func() {
+		if len(cur) > 0 && marked {
+			runs = append(runs, cur)
+		}
+		cur, marked = nil, false
+	}
+	for _, w := range strings.Fields(text) {
+		if len(cur) > 0 && len(strings.TrimRight(w, ".,;:!?")) == 1 && unicode.IsUpper(rune(w[0])) {
+			cur = append(cur, w) // a hemisphere or unit letter: 46" N
+			continue
+		}
+		if !strings.ContainsAny(w, "0123456789") {
+			flush()
+			continue
+		}
+		cur = append(cur, w)
+		if strings.IndexFunc(w, func(r rune) bool { return unicode.IsSymbol(r) || strings.ContainsRune(`'"′″%`, r) }) >= 0 {
+			marked = true
+		}
+	}
+	flush()
+	if len(runs) != 1 {
+		return ""
+	}
+	return strings.TrimRight(strings.Join(runs[0], " "), ".,;:!?")
 }
 
 // maxTextFile bounds an attached file read as the text to work on.

@@ -553,6 +553,60 @@ skills:
 	}
 }
 
+// A data field binds by meaning, not only by its exact name: a unit or
+// other qualifier after the parameter's words, a synonym, and the one
+// field left for the one required parameter left; a list for a string
+// parameter is its items comma separated.
+func TestBindDataByMeaning(t *testing.T) {
+	t.Parallel()
+	b, err := bundle.Parse("agent.yaml", []byte(`version: 1
+name: geo
+description: d
+skills:
+  - id: dest
+    name: dest
+    description: Where a walk ends.
+    params:
+      type: object
+      properties:
+        point: {type: string, x-role: input-text}
+        bearing: {type: string, x-role: input-text}
+        distance: {type: string, x-role: setting}
+        origin: {type: string, x-role: setting}
+        args: {type: array, x-role: setting}
+      required: [point, bearing]
+    run: [dest, "{{point}}", "{{bearing}}", --distance, "{{distance}}", --origin, "{{origin}}", "--args={{args}}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := b.Skill("dest")
+	for _, tc := range []struct {
+		name string
+		data map[string]any
+		want map[string]any
+	}{
+		{"a unit after the name, the one field left", map[string]any{"where": []any{69.5, 18.9}, "distance_km": 100.0, "bearing": 45.0},
+			map[string]any{"point": "69.5,18.9", "distance": "100", "bearing": "45", "origin": nil, "args": nil}},
+		{"a synonym", map[string]any{"point": "1,2", "bearing": 3.0, "start": "home"},
+			map[string]any{"point": "1,2", "bearing": "3", "origin": "home"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args, err := bind(sk, t.TempDir(), &request{text: "Where do I end up?", instruction: "Where do I end up?", data: tc.data}, nil, nil)
+			if err != nil {
+				t.Fatalf("bind() error = %v", err)
+			}
+			got := map[string]any{}
+			for k := range tc.want {
+				got[k] = args[k]
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 // Fields no parameter is named for give a function's one required list of
 // arguments every value, in the order the instruction mentions them.
 func TestBindDataArguments(t *testing.T) {

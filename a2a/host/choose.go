@@ -120,6 +120,9 @@ func bindFirst(ch choice, skills []bundle.Skill, work string, req *request, save
 	for i, sk := range all {
 		grades[i] = bindGrade(sk, work, req, saved)
 	}
+	if sk := dataFirst(all, grades, req.data); sk != nil && sk != ch.skill {
+		return choice{skill: sk, by: ch.by + "+data"}
+	}
 	for g := want; g >= 1; g-- {
 		for i, sk := range all {
 			if grades[i] >= g {
@@ -131,6 +134,44 @@ func bindFirst(ch choice, skills []bundle.Skill, work string, req *request, save
 		}
 	}
 	return ch
+}
+
+// dataFirst is, of the skills that bind cleanly (grades), the first whose
+// parameters the data part's fields name the most of (dataParam), when
+// that is more than the first clean one's: structured arguments say what
+// the skill takes better than words the instruction shares with its
+// description. nil when the data names no parameter of any.
+func dataFirst(all []*bundle.Skill, grades []int, data map[string]any) *bundle.Skill {
+	if len(data) == 0 {
+		return nil
+	}
+	var best *bundle.Skill
+	most, first := 0, -1
+	for i, sk := range all {
+		if grades[i] < 1 {
+			continue
+		}
+		s := &bindState{BindCall: &BindCall{Skill: sk}, params: sk.ParamList(), declared: map[string]bundle.Param{}}
+		for _, p := range s.params {
+			s.declared[p.Name] = p
+		}
+		n := 0
+		for k := range data {
+			if dataParam(s, k) != "" {
+				n++
+			}
+		}
+		if first < 0 {
+			first = n
+		}
+		if n > most {
+			best, most = sk, n
+		}
+	}
+	if most <= first {
+		return nil
+	}
+	return best
 }
 
 // understood is the skill that reads the instruction as its query over

@@ -144,3 +144,49 @@ skills:
 		t.Errorf("bindFirst() on an instruction with no aggregate chose %s, want import", got.skill.ID)
 	}
 }
+
+// TestBindFirstData: a data part's fields say what the skill takes: the
+// skill whose parameters they name goes before one BM25 ranked first for
+// a word the instruction shares with its description.
+func TestBindFirstData(t *testing.T) {
+	t.Parallel()
+	b, err := bundle.Parse("agent.yaml", []byte(`version: 1
+name: geo
+description: d
+skills:
+  - id: point
+    name: point
+    description: A point with latitude and longitude, parsed from a string.
+    params:
+      type: object
+      properties:
+        string: {type: string, x-role: input-text}
+      required: [string]
+    run: [geo, point, "{{string}}"]
+  - id: dest
+    name: dest
+    description: Destination reached from a start.
+    params:
+      type: object
+      properties:
+        point: {type: string, x-role: input-text}
+        bearing: {type: string, x-role: input-text}
+        distance: {type: string, x-role: setting}
+      required: [point, bearing]
+    run: [geo, dest, "{{point}}", "{{bearing}}", "{{distance}}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "A boat sails 100 km on a bearing of 45 degrees from this point. What latitude and longitude does it reach?"
+	req := &request{text: text, instruction: text, data: map[string]any{"start": []any{69.6, 18.9}, "distance_km": 100.0, "bearing": 45.0}}
+	ch := choice{skill: b.Skill("point"), by: "bm25", next: []*bundle.Skill{b.Skill("dest")}}
+	got := bindFirst(ch, b.Skills, t.TempDir(), req, nil)
+	if got.skill.ID != "dest" {
+		t.Errorf("bindFirst() chose %s (by %s), want dest", got.skill.ID, got.by)
+	}
+	req.data = nil
+	if got := bindFirst(ch, b.Skills, t.TempDir(), req, nil); got.skill.ID != "point" {
+		t.Errorf("without data, bindFirst() chose %s (by %s), want point", got.skill.ID, got.by)
+	}
+}

@@ -32,11 +32,39 @@ func quoted(text string) string {
 	if !strings.ContainsAny(text, "\"“`") {
 		return "" // most messages; the expression's bounded repeats make it slow to run
 	}
-	m := quotedRE.FindAllStringSubmatch(text, 3)
+	m := quotedRE.FindAllStringSubmatchIndex(unmarked(text), 3)
 	if len(m) != 1 {
 		return ""
 	}
-	return m[0][1] + m[0][2] + m[0][3]
+	for g := 2; g+1 < len(m[0]); g += 2 {
+		if m[0][g] >= 0 {
+			return text[m[0][g]:m[0][g+1]]
+		}
+	}
+	return ""
+}
+
+// unmarked is text with each straight double quote that cannot open a
+// quoted phrase (one right after a digit: the inch or seconds mark of
+// 12" or 40°26'46") blanked to a NUL byte, offsets kept. A quote after a
+// digit that closes an open phrase ("1.2.3") stays.
+func unmarked(text string) string {
+	if !strings.Contains(text, `"`) {
+		return text
+	}
+	b := []byte(text)
+	open := false
+	for i, c := range b {
+		if c != '"' {
+			continue
+		}
+		if !open && i > 0 && b[i-1] >= '0' && b[i-1] <= '9' {
+			b[i] = 0
+			continue
+		}
+		open = !open
+	}
+	return string(b)
 }
 
 // headerMention returns the column header of the attached CSV files that

@@ -26,6 +26,9 @@ func TestExtract(t *testing.T) {
 		{"phrase in typographic quotes", "Find the entry closest to “magnesium sulphate”.", bundle.Param{Name: "query", Type: "string"}, "magnesium sulphate"},
 		{"phrase in backquotes", "Find the entry closest to `magnesium sulphate`.", bundle.Param{Name: "query", Type: "string"}, "magnesium sulphate"},
 		{"two quoted phrases are ambiguous", `Compare "a" with "b".`, bundle.Param{Name: "query", Type: "string"}, ""},
+		{"seconds marks quote nothing", `Go from 40°26'46" N to 79°58'56" W.`, bundle.Param{Name: "query", Type: "string"}, ""},
+		{"a phrase after a seconds mark", `At 40°26'46" find "magnesium sulphate".`, bundle.Param{Name: "query", Type: "string"}, "magnesium sulphate"},
+		{"a quoted number closes after its digit", `Find "1.2.3" here.`, bundle.Param{Name: "query", Type: "string"}, "1.2.3"},
 		{"no column for a non-column parameter", "the unit price", bundle.Param{Name: "query", Type: "string"}, ""},
 	} {
 		if got := pick(&bundle.Skill{}, tc.p, tc.text, work, files); got != tc.want {

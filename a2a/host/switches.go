@@ -37,6 +37,64 @@ func bindSwitches(sk *bundle.Skill, params []bundle.Param, args map[string]any, 
 			args[p.Name] = true
 		}
 	}
+	if p := reverseSwitch(params, args); p != "" && reversed(sk.Description, unnegated(text)) {
+		args[p] = true
+	}
+}
+
+// reverseSwitch is the one unset switch whose help says it runs the
+// operation the other way ("Reverse the operation", "turn it back into
+// JSON"), or "".
+func reverseSwitch(params []bundle.Param, args map[string]any) string {
+	found := ""
+	for _, p := range params {
+		if _, ok := args[p.Name]; ok || p.Type != "boolean" {
+			continue
+		}
+		if hasAny(vocab.Words(p.Description), vocab.Set("reverse")) {
+			if found != "" {
+				return ""
+			}
+			found = p.Name
+		}
+	}
+	return found
+}
+
+// reversed reports whether text asks for the skill's operation the other
+// way round: what the description says the tool turns things into, the
+// text works from, and neither what goes in nor what comes out is the
+// same ("Transform JSON into assignments" against "rebuild the
+// JSON from these assignments" or "turn these assignments into JSON").
+func reversed(desc, text string) bool {
+	dsrc, ddst := sides(desc, false)
+	tsrc, tdst := sides(text, true)
+	if len(ddst) == 0 || len(tdst) == 0 {
+		return false
+	}
+	return shares(tsrc, ddst) && !shares(tsrc, dsrc) && !shares(tdst, ddst)
+}
+
+// sides splits text's stemmed content words at its first word that turns
+// from what goes in to what comes out ("into", "to", "as"), or, with from,
+// at "from" the other way round: what comes out, then what goes in.
+func sides(text string, from bool) (src, dst []string) {
+	words := bm25.Tokenize(text)
+	raw := strings.Fields(strings.ToLower(text))
+	for i, f := range raw {
+		f = strings.Trim(f, ".,;:!?\"'()")
+		switch {
+		case vocab.Has("yields", f):
+			return bm25.Tokenize(strings.Join(raw[:i], " ")), bm25.Tokenize(strings.Join(raw[i+1:], " "))
+		case from && f == "from":
+			return bm25.Tokenize(strings.Join(raw[i+1:], " ")), bm25.Tokenize(strings.Join(raw[:i], " "))
+		}
+	}
+	return words, nil
+}
+
+func shares(a, b []string) bool {
+	return slices.ContainsFunc(a, func(x string) bool { return slices.Contains(b, x) })
 }
 
 // readWords are the instruction's words as the switch rules read them.
