@@ -84,6 +84,18 @@ func repoBudget(r *repo, base time.Duration) buildBudget {
 	return b
 }
 
+// defaultProbeBase is the time one help probe (a program's --help, an
+// import check) may take on a quiet machine.
+const defaultProbeBase = 20 * time.Second
+
+// probeLimit is the time a probe may take on this machine now: the base,
+// scaled by the load as a build's budget is (at most four times), so that
+// a program that answers in a second on a quiet machine is not taken for
+// one that hangs on a busy one.
+func probeLimit(load float64, cores int) time.Duration {
+	return buildBudget{base: defaultProbeBase, load: load, cores: cores}.limit()
+}
+
 // loadAverage is the one-minute load average (Linux), or 0 when unknown.
 var loadAverage = func() float64 {
 	data, err := os.ReadFile("/proc/loadavg")

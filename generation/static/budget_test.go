@@ -40,6 +40,21 @@ func TestBuildBudget(t *testing.T) {
 	}
 }
 
+// TestProbeLimit: a help probe's time scales with the machine's load as a
+// build's does, from 20 s on a quiet machine to at most four times that.
+func TestProbeLimit(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		load  float64
+		cores int
+		want  time.Duration
+	}{{0.5, 2, 20 * time.Second}, {6, 2, 60 * time.Second}, {40, 2, 80 * time.Second}, {0, 0, 20 * time.Second}} {
+		if got := probeLimit(tc.load, tc.cores); got != tc.want {
+			t.Errorf("probeLimit(%.1f, %d) = %s, want %s", tc.load, tc.cores, got, tc.want)
+		}
+	}
+}
+
 // TestSetupSaysWhatWasSlow checks that a setup command that runs out of
 // its budget is reported with the budget's reasons and the last thing it
 // printed.

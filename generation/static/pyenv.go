@@ -10,11 +10,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/agentnet/agentnet/internal/lazyregexp"
 	"github.com/agentnet/agentnet/internal/proc"
@@ -117,7 +117,7 @@ func probePythons(ctx context.Context, env []string, modules []string) []*Python
 	var wg sync.WaitGroup
 	for i, c := range cands {
 		wg.Go(func() {
-			results[i] = proc.Run(ctx, proc.Spec{Argv: append([]string{c, "-c", probeSource}, modules...), Env: env, Timeout: 20 * time.Second})
+			results[i] = proc.Run(ctx, proc.Spec{Argv: append([]string{c, "-c", probeSource}, modules...), Env: env, Timeout: probeLimit(loadAverage(), runtime.NumCPU())})
 		})
 	}
 	wg.Wait()

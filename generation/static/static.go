@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -54,7 +55,8 @@ type Options struct {
 	// SetupTimeout bounds each setup command (default: 10 minutes scaled
 	// by the repository's source files and dependencies and by the
 	// machine's load, at most twelve times that); ProbeTimeout each help
-	// probe (default 20 seconds).
+	// probe (default 20 seconds scaled by the machine's load, at most four
+	// times that).
 	SetupTimeout, ProbeTimeout time.Duration
 
 	// apt records the packages apt-get installed (set by Generate).
@@ -85,7 +87,7 @@ func Generate(ctx context.Context, dir string, opts Options) (*Result, error) {
 		opts.Name = filepath.Base(dir)
 	}
 	if opts.ProbeTimeout == 0 {
-		opts.ProbeTimeout = 20 * time.Second
+		opts.ProbeTimeout = probeLimit(loadAverage(), runtime.NumCPU())
 	}
 	logger := opts.Logger
 	if logger == nil {
