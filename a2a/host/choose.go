@@ -117,11 +117,17 @@ func bindFirst(ch choice, skills []bundle.Skill, work string, req *request, save
 	}
 	all := append([]*bundle.Skill{ch.skill}, ch.next...)
 	grades := make([]int, len(all))
+	typed := make([]bool, len(all))
 	for i, sk := range all {
-		grades[i] = bindGrade(sk, work, req, saved)
+		grades[i], typed[i] = bindGradeTyped(sk, work, req, saved)
 	}
 	if sk := dataFirst(all, grades, req.data); sk != nil && sk != ch.skill {
 		return choice{skill: sk, by: ch.by + "+data"}
+	}
+	if grades[0] < want {
+		if sk := typedFirst(all, grades, typed, want, skills, work, req, saved); sk != nil {
+			return choice{skill: sk, by: ch.by + "+bind"}
+		}
 	}
 	for g := want; g >= 1; g-- {
 		for i, sk := range all {
@@ -134,6 +140,33 @@ func bindFirst(ch choice, skills []bundle.Skill, work string, req *request, save
 		}
 	}
 	return ch
+}
+
+// typedFirst is, when BM25's first skill does not take the message, the
+// first other skill that does and whose file parameters name the attached
+// files' media types (before one that takes any file): of those BM25
+// ranked (all, their grades and typed), then of the rest of the bundle's
+// skills — the type of what is attached says what a skill takes when the
+// instruction's words miss its description. nil when none.
+func typedFirst(all []*bundle.Skill, grades []int, typed []bool, want int, skills []bundle.Skill, work string, req *request, saved []string) *bundle.Skill {
+	for i, sk := range all {
+		if grades[i] >= want && typed[i] {
+			return sk
+		}
+	}
+	if len(saved) == 0 {
+		return nil
+	}
+	for i := range skills {
+		sk := &skills[i]
+		if slices.Contains(all, sk) {
+			continue
+		}
+		if g, ok := bindGradeTyped(sk, work, req, saved); g >= want && ok {
+			return sk
+		}
+	}
+	return nil
 }
 
 // dataFirst is, of the skills that bind cleanly (grades), the first whose
@@ -229,28 +262,37 @@ const gradeUnderstood = 3
 // instruction in a parameter beside attached files); 1 cleanly; 2 cleanly
 // with every attached file in a required parameter; gradeUnderstood.
 func bindGrade(sk *bundle.Skill, work string, req *request, saved []string) int {
+	g, _ := bindGradeTyped(sk, work, req, saved)
+	return g
+}
+
+// bindGradeTyped is bindGrade, and whether every attached file went to a
+// parameter that names the file's media type (rather than taking any file).
+func bindGradeTyped(sk *bundle.Skill, work string, req *request, saved []string) (grade int, typed bool) {
 	c := callOf(sk, work, req, saved, nil)
 	c.trial = true
 	b, err := rulesBinder{}.Bind(context.Background(), c)
 	if err != nil || b.pasted && len(saved) > 0 || sk.Check(b.Args) != nil {
-		return 0
+		return 0, false
 	}
-	grade := 2
+	grade, typed = 2, len(saved) > 0
 	for _, f := range saved {
 		full := filepath.Join(work, f)
 		p, ok := paramOf(sk, b.Args, full)
 		mt, _, _ := mime.ParseMediaType(mediaTypeOfFile(f, full)) // "text/csv; charset=utf-8"
-		if !ok || !bundle.Accepts(takes(sk, p), mt) {
-			return 0
+		types := takes(sk, p)
+		if !ok || !bundle.Accepts(types, mt) {
+			return 0, false
 		}
+		typed = typed && len(types) > 0
 		if !p.Required {
 			grade = 1
 		}
 	}
 	if slices.ContainsFunc(b.Trace, func(e Evidence) bool { return e.Step == "sql-from-words" }) {
-		return gradeUnderstood
+		return gradeUnderstood, typed
 	}
-	return grade
+	return grade, typed
 }
 
 // takes are the media types file parameter p takes: those the bundle

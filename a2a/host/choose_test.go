@@ -190,3 +190,62 @@ skills:
 		t.Errorf("without data, bindFirst() chose %s (by %s), want point", got.skill.ID, got.by)
 	}
 }
+
+// TestBindFirstTyped: when BM25's first skill does not take the message,
+// of the others that do, the one whose file parameter names the attached
+// file's media type is run before one that takes any file, whatever
+// their order, and though BM25 did not rank it.
+func TestBindFirstTyped(t *testing.T) {
+	t.Parallel()
+	b, err := bundle.Parse("agent.yaml", []byte(`version: 1
+name: codec
+description: d
+skills:
+  - id: tag
+    name: tag
+    description: Make a tag of a code and data.
+    params:
+      type: object
+      properties:
+        code: {type: integer}
+        data: {type: string, x-role: input-text}
+      required: [code, data]
+    run: [codec, tag, "{{code}}", "{{data}}"]
+  - id: reader
+    name: reader
+    description: Read every item of a packed file.
+    params:
+      type: object
+      properties:
+        file: {type: string, format: path, x-role: input-file}
+      required: [file]
+    run: [codec, read, "{{file}}"]
+  - id: pack
+    name: pack
+    description: Pack a value.
+    params:
+      type: object
+      properties:
+        value: {type: string, format: path, x-role: input-file, x-accepts: [application/json]}
+      required: [value]
+    run: [codec, pack, "{{value}}"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	if err := os.WriteFile(filepath.Join(work, "conf.json"), []byte(`{"a": 1}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	text := "Encode the attached configuration."
+	req := &request{text: text, instruction: text}
+	ch := choice{skill: b.Skill("tag"), by: "bm25", next: []*bundle.Skill{b.Skill("reader"), b.Skill("pack")}}
+	if got := bindFirst(ch, b.Skills, work, req, []string{"conf.json"}); got.skill.ID != "pack" {
+		t.Errorf("bindFirst() chose %s (by %s), want pack, whose parameter takes JSON", got.skill.ID, got.by)
+	}
+	// pack shares no word with the instruction, so BM25 did not rank it.
+	ch.next = ch.next[:1]
+	if got := bindFirst(ch, b.Skills, work, req, []string{"conf.json"}); got.skill.ID != "pack" {
+		t.Errorf("bindFirst() without pack ranked chose %s (by %s), want pack, whose parameter takes JSON", got.skill.ID, got.by)
+	}
+}
