@@ -903,8 +903,9 @@ func wordAt(s string, i int) bool {
 
 // namedFileRE finds a file name the instruction gives to what it asks for:
 // "save it as thumb.png", "a CSV file named compounds.csv", "write the
-// result to out.json".
-var namedFileRE = lazyregexp.New("(?i)\\b(?:as|named|called|to|into)\\s+[\"'“`]?([A-Za-z0-9_][A-Za-z0-9_.-]*\\.[A-Za-z][A-Za-z0-9]{0,5})\\b")
+// result to out.json"; an extension is up to ten letters and digits
+// (".msgpack", ".geojson", ".markdown").
+var namedFileRE = lazyregexp.New("(?i)\\b(?:as|named|called|to|into)\\s+[\"'“`]?([A-Za-z0-9_][A-Za-z0-9_.-]*\\.[A-Za-z][A-Za-z0-9]{0,9})\\b")
 
 // webSuffixes are domain endings, which a name like example.org has
 // rather than a file extension.

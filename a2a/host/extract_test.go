@@ -70,6 +70,8 @@ func TestNamedOutput(t *testing.T) {
 		{"Save the table as a CSV file named compounds.csv, one row per compound.", nil, "compounds.csv"},
 		{"Make a copy named deploy.redacted.sh in which every credential is replaced.", []string{"deploy.sh"}, "deploy.redacted.sh"},
 		{"Write the result to `out.json`.", nil, "out.json"},
+		{"Encode the attached configuration and save it as sensor.msgpack.", []string{"sensor.json"}, "sensor.msgpack"},
+		{"Save the points as stops.geojson for the map.", nil, "stops.geojson"},
 		{"Compare old.txt to new.txt.", []string{"old.txt", "new.txt"}, ""},
 		{"Send the report to example.org.", nil, ""},
 		{"Save it as a.csv or as b.csv.", nil, ""},
